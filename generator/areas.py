@@ -1,0 +1,96 @@
+"""Predict a paper's research area with the shipped TF-IDF + linear model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import yaml
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+MODEL_PATH = Path(__file__).resolve().parent / "data" / "area_model.npz"
+
+
+@dataclass(frozen=True)
+class Area:
+    """One research area: the venue's label and the short name the site shows."""
+
+    label: str
+    name: str
+
+
+@dataclass(frozen=True)
+class AreaGuess:
+    """A predicted area with its probability and the words that weighed most."""
+
+    area: Area
+    probability: float
+    evidence: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def load_taxonomy() -> tuple[Area, ...]:
+    """Return the bundled research-area taxonomy."""
+    text = resources.files("generator").joinpath("data/areas.yaml").read_text(encoding="utf-8")
+    return tuple(Area(item["label"], item["name"]) for item in yaml.safe_load(text))
+
+
+def make_vectorizer(**options: object) -> TfidfVectorizer:
+    """Return the TF-IDF vectorizer used both to train and to apply the model."""
+    return TfidfVectorizer(
+        ngram_range=(1, 2),
+        sublinear_tf=True,
+        stop_words="english",
+        token_pattern=r"(?u)\b[A-Za-z][A-Za-z0-9-]+\b",
+        dtype=np.float32,
+        **options,
+    )
+
+
+class AreaModel:
+    """The shipped area classifier: TF-IDF features and one linear model per area."""
+
+    def __init__(self, path: Path = MODEL_PATH) -> None:
+        with np.load(path, allow_pickle=False) as data:
+            vocabulary = data["vocabulary"].tolist()
+            self.vectorizer = make_vectorizer(vocabulary={term: i for i, term in enumerate(vocabulary)})
+            self.vectorizer.idf_ = data["idf"]
+            self.coef = data["coef"].astype(np.float32)
+            self.intercept = data["intercept"]
+            labels = data["labels"].tolist()
+        by_label = {area.label: area for area in load_taxonomy()}
+        self.areas = [by_label.get(label, Area(label, label)) for label in labels]
+        self.terms = np.array(vocabulary)
+
+    def predict(self, texts: list[str], evidence: int = 5) -> list[list[AreaGuess]]:
+        """Return, for each text, every area ranked by probability."""
+        features = self.vectorizer.transform(texts)
+        scores = features @ self.coef.T + self.intercept
+        scores = np.asarray(scores, dtype=np.float64)
+        scores -= scores.max(axis=1, keepdims=True)
+        probabilities = np.exp(scores)
+        probabilities /= probabilities.sum(axis=1, keepdims=True)
+        results = []
+        for row, probs in enumerate(probabilities):
+            order = np.argsort(-probs, kind="stable")
+            vector = features.getrow(row)
+            guesses = []
+            for rank, index in enumerate(order):
+                words: tuple[str, ...] = ()
+                if rank < 2 and vector.nnz:
+                    # Evidence: the terms whose weight pushed hardest toward this area.
+                    contribution = vector.data * self.coef[index, vector.indices]
+                    top = np.argsort(-contribution, kind="stable")[:evidence]
+                    words = tuple(str(self.terms[vector.indices[i]]) for i in top if contribution[i] > 0)
+                guesses.append(AreaGuess(self.areas[index], float(probs[index]), words))
+            results.append(guesses)
+        return results
+
+
+@lru_cache(maxsize=1)
+def load_model() -> AreaModel:
+    """Load the bundled area model once per process."""
+    return AreaModel()

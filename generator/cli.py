@@ -1,0 +1,192 @@
+"""The `paper-digest` command line: thin commands over the pipeline."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import time
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .build import build_site
+from .errors import DigestError
+from .pipeline import GenerateReport, generate, sources_or_default
+from .read import read_sources
+from .settings import load_settings
+
+console = Console(stderr=True, highlight=False)
+
+_project_option = click.option(
+    "--project",
+    "project_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="Project folder holding mkdocs.yml, templates/ and site_src/.",
+)
+_strict_option = click.option(
+    "--strict", is_flag=True, default=None, help="Treat any skipped or suspicious input as an error."
+)
+_sources_argument = click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="paper-digest")
+@click.option("-v", "--verbose", is_flag=True, help="Log what each stage does.")
+def main(verbose: bool) -> None:
+    """Turn conference abstracts into a searchable static website.
+
+    SOURCES are digest files or folders of them; without SOURCES the project's
+    default corpus (data/iclr2026) is used.
+    """
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(name)s: %(message)s")
+
+
+def _fail(error: DigestError) -> None:
+    console.print(f"[bold red]error:[/] {error}", markup=True, highlight=False, soft_wrap=True)
+    sys.exit(1)
+
+
+def _run_generate(sources: tuple[Path, ...], project_dir: Path, strict: bool | None) -> GenerateReport:
+    settings = load_settings(project_dir, strict=strict)
+    with console.status("Starting") as status:
+        return generate(sources, settings, progress=lambda message: status.update(message + " …"))
+
+
+def _summary(report: GenerateReport, started: float, built: str | None = None) -> None:
+    table = Table.grid(padding=(0, 2))
+    table.add_row("Papers", f"{len(report.papers)} from {len(report.files)} files")
+    table.add_row("Tags", str(report.tag_count))
+    table.add_row(
+        "Pages",
+        f"{report.render.total} generated files: {len(report.render.written)} written, "
+        f"{report.render.unchanged} unchanged, {len(report.render.deleted)} deleted",
+    )
+    if built:
+        table.add_row("Site", built)
+    table.add_row("Time", f"{time.perf_counter() - started:.1f} s")
+    _problems(report.problems)
+    console.print(table)
+
+
+def _problems(problems) -> None:
+    shown = [p for p in problems if p.level in ("error", "warning")]
+    merged = [p for p in problems if p.level == "info"]
+    for problem in shown:
+        console.print(f"[yellow]{problem.level}:[/] {problem}", markup=True, highlight=False)
+    if merged:
+        console.print(f"Merged {len(merged)} duplicate abstracts:")
+        for problem in merged:
+            console.print(f"  {problem}", markup=False, highlight=False)
+
+
+@main.command("generate")
+@_sources_argument
+@_project_option
+@_strict_option
+def generate_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None) -> None:
+    """Write the Markdown pages and papers.json into the docs dir (no site build)."""
+    started = time.perf_counter()
+    try:
+        report = _run_generate(sources, project_dir, strict)
+    except DigestError as error:
+        _fail(error)
+    _summary(report, started)
+
+
+@main.command("build")
+@_sources_argument
+@_project_option
+@_strict_option
+@click.option("--force", is_flag=True, help="Run MkDocs even when no page changed.")
+def build_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None, force: bool) -> None:
+    """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs."""
+    started = time.perf_counter()
+    try:
+        report = _run_generate(sources, project_dir, strict)
+        settings = load_settings(project_dir)
+        with console.status("Building the site with MkDocs …"):
+            result = build_site(settings, force=force)
+    except DigestError as error:
+        _fail(error)
+    where = f"{result.site_dir} ({'unchanged, build skipped' if result.skipped else 'built'})"
+    _summary(report, started, built=where)
+
+
+@main.command("check")
+@click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_project_option
+@_strict_option
+def check_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None) -> None:
+    """Parse SOURCES and report counts, duplicates and problems; exit 1 on errors."""
+    settings = load_settings(project_dir, strict=strict)
+    try:
+        result = read_sources(sources_or_default(sources, settings), settings)
+    except DigestError as error:
+        _fail(error)
+    _problems(result.problems)
+    collections = sorted({p.collection for p in result.papers})
+    console.print(
+        f"{len(result.papers)} abstracts in {len(result.files)} files; "
+        f"collections: {', '.join(collections) or 'none'}",
+        markup=False,
+    )
+    failing = result.errors or (settings.strict and [p for p in result.problems if p.level == "warning"])
+    if failing or not result.papers:
+        if not result.papers:
+            console.print("[bold red]error:[/] no abstracts found", markup=True)
+        sys.exit(1)
+
+
+@main.command("serve")
+@_sources_argument
+@_project_option
+@click.option("-a", "--dev-addr", default="127.0.0.1:8000", show_default=True, help="Address to serve on.")
+@click.option("--interval", default=1.0, show_default=True, help="Seconds between checks of the sources.")
+def serve_command(sources: tuple[Path, ...], project_dir: Path, dev_addr: str, interval: float) -> None:
+    """Preview the site with live reload; regenerate when a source file changes."""
+    from mkdocs.commands.serve import serve
+
+    settings = load_settings(project_dir)
+    try:
+        _run_generate(sources, project_dir, None)
+    except DigestError as error:
+        _fail(error)
+    paths = sources_or_default(sources, settings)
+    watcher = threading.Thread(
+        target=_watch_sources, args=(paths, sources, project_dir, interval), daemon=True
+    )
+    watcher.start()
+    # MkDocs watches the docs dir: regenerated pages trigger its rebuild and live reload.
+    serve(config_file=str(settings.resolve(settings.config_file)), dev_addr=dev_addr, livereload=True)
+
+
+def _watch_sources(paths: list[Path], sources: tuple[Path, ...], project_dir: Path, interval: float) -> None:
+    def snapshot() -> dict[Path, int]:
+        files = {}
+        for path in paths:
+            for file in [path] if path.is_file() else path.rglob("*"):
+                if file.is_file():
+                    files[file] = file.stat().st_mtime_ns
+        return files
+
+    seen = snapshot()
+    while True:
+        time.sleep(interval)
+        current = snapshot()
+        if current != seen:
+            seen = current
+            try:
+                report = generate(sources, load_settings(project_dir))
+                console.print(f"Sources changed: {len(report.render.written)} pages rewritten")
+            except DigestError as error:
+                console.print(f"[bold red]error:[/] {error}", markup=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Enrich papers read from the sources: titles, slugs, summaries and tags."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from slugify import slugify
+
+from .areas import load_model
+from .model import Paper
+from .settings import Settings
+from .tags import area_tags, fold_topics, load_topics, match_topics
+from .text import to_plain
+from .titles import infer_title, sentences, unique_titles
+
+log = logging.getLogger(__name__)
+
+_SLUG_WORDS = 60
+
+
+def paper_slug(title: str, paper_id: str) -> str:
+    """Return a readable, unique and stable slug: the title's words and the id."""
+    # The id suffix keeps the slug unique whatever other papers exist, so adding
+    # or removing papers never renames another paper's page.
+    stem = slugify(title, max_length=_SLUG_WORDS, word_boundary=True, save_order=True) or "paper"
+    return f"{stem}-{paper_id[:6]}"
+
+
+def summarize(plain: str, max_chars: int) -> str:
+    """Return the first sentence of a plain-text abstract, shortened to `max_chars`."""
+    parts = sentences(plain)
+    first = parts[0] if parts else plain
+    if len(first) <= max_chars:
+        return first
+    return first[: max_chars - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+
+
+def enrich(papers: list[Paper], settings: Settings) -> list[Paper]:
+    """Give every paper a title, slug, summary and tags; return them in input order."""
+    # All titles and topics are gathered first: uniqueness and topic sizes are
+    # properties of the whole digest.
+    plains = [to_plain(paper.abstract) for paper in papers]
+    titled = []
+    for paper, plain in zip(papers, plains, strict=True):
+        if paper.title and paper.title_source == "given":
+            titled.append((paper.title, "given"))
+        else:
+            inferred = infer_title(paper.abstract, settings.max_title_chars)
+            titled.append((inferred.title, inferred.source))
+    base_titles = [title for title, _ in titled]
+    titles = unique_titles(base_titles, [paper.collection for paper in papers])
+    titles = unique_titles(titles, [""] * len(titles))
+
+    topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None)
+    candidates = [match_topics(f"{title}. {plain}", topics) for title, plain in zip(base_titles, plains, strict=True)]
+    folded = fold_topics(
+        candidates, settings.min_topic_papers, settings.max_topic_share, settings.max_topics_per_paper
+    )
+    guesses = load_model().predict(plains) if papers else []
+
+    enriched = []
+    for i, paper in enumerate(papers):
+        tags = (*area_tags(guesses[i], settings.second_area_ratio), *folded[i])
+        enriched.append(
+            replace(
+                paper,
+                title=titles[i],
+                title_source=titled[i][1],
+                slug=paper_slug(base_titles[i], paper.id),
+                summary=summarize(plains[i], settings.max_summary_chars),
+                tags=tags,
+            )
+        )
+    log.info("enriched %d papers", len(enriched))
+    return enriched

@@ -1,0 +1,106 @@
+"""The typed records that pass between the pipeline's stages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+TagKind = Literal["area", "topic"]
+TitleSource = Literal["given", "named-method", "headline"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an abstract came from: a file, the paragraph number and its first line."""
+
+    file: str
+    paragraph: int
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line} (paragraph {self.paragraph})"
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A topic tag or research area attached to a paper."""
+
+    name: str
+    slug: str
+    kind: TagKind
+    confidence: float = 1.0
+    evidence: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> str:
+        """Return the Markdown path of the tag's page, relative to the docs dir."""
+        return f"tags/{self.slug}.md"
+
+    @property
+    def url(self) -> str:
+        """Return the published URL of the tag's page, relative to the site root."""
+        return f"tags/{self.slug}/"
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One abstract and everything the pipeline learns about it.
+
+    The reader fills `abstract`, `collection` and `source`; enrichment adds the
+    id-derived `slug`, the `title`, the plain-text `summary` and the `tags`.
+    """
+
+    id: str
+    abstract: str
+    collection: str
+    source: Source
+    title: str = ""
+    title_source: TitleSource = "headline"
+    slug: str = ""
+    summary: str = ""
+    tags: tuple[Tag, ...] = ()
+    also_in: tuple[Source, ...] = field(default=())
+
+    @property
+    def title_inferred(self) -> bool:
+        return self.title_source != "given"
+
+    @property
+    def path(self) -> str:
+        """Return the Markdown path of the paper's page, relative to the docs dir."""
+        return f"papers/{self.slug}.md"
+
+    @property
+    def url(self) -> str:
+        """Return the published URL of the paper's page, relative to the site root."""
+        return f"papers/{self.slug}/"
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A named group of papers, usually one digest file or one venue."""
+
+    name: str
+    slug: str
+
+    @property
+    def path(self) -> str:
+        return f"collections/{self.slug}.md"
+
+    @property
+    def url(self) -> str:
+        return f"collections/{self.slug}/"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong or noteworthy in the input, reported to the user."""
+
+    level: Literal["error", "warning", "info"]
+    file: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.message}"

@@ -1,0 +1,185 @@
+"""Read digest files into `Paper` records: the pipeline's input edge.
+
+The plain-text digest format: an optional header line naming the collection
+("ICLR 2026 Papers", "ICLR 2026 论文列表"), then abstracts separated by one or
+more blank lines. Hard-wrapped lines inside an abstract are joined.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterable
+
+from .errors import DigestError
+from .hyphenation import dehyphenate
+from .model import Paper, Problem, Source
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+
+#: File endings read as plain-text digests.
+TEXT_SUFFIXES = (".txt", ".text", ".md")
+
+# Words after a collection name in a header line: "ICLR 2026 Papers", "... 论文列表".
+_HEADER_SUFFIX = re.compile(
+    r"\s*[-:–—]?\s*(?:accepted\s+)?(?:papers?|paper\s+list|abstracts?|submissions?|"
+    r"digest|论文列表|论文|摘要|文章列表)\s*[:：]?\s*$",
+    re.IGNORECASE,
+)
+_BLANK_LINE = re.compile(r"\n[ \t\f\v\u00a0\u3000]*\n")
+_SPACES = re.compile(r"[ \t\f\v\u00a0\u3000]+")
+_HEADER_MAX_CHARS = 80
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """One blank-line-separated block of a digest file, already joined into one line."""
+
+    text: str
+    number: int
+    line: int
+    line_count: int = 1
+
+
+@dataclass
+class ReadResult:
+    """Everything read from the sources: papers, and problems to report."""
+
+    papers: list[Paper] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.level == "error"]
+
+
+def paper_id(abstract: str) -> str:
+    """Return the stable id of an abstract: a short hash of its normalised text."""
+    return hashlib.blake2b(dedupe_key(abstract).encode("utf-8"), digest_size=6).hexdigest()
+
+
+def dedupe_key(abstract: str) -> str:
+    """Return the text two abstracts share when they are the same paper."""
+    text = unicodedata.normalize("NFKC", abstract).casefold()
+    return " ".join(re.findall(r"\w+", text))
+
+
+def decode(data: bytes, file: str) -> str:
+    """Decode a digest file's bytes as UTF-8 (BOM allowed), or raise a clear error."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DigestError(
+            f"{file}:{line}: not valid UTF-8 at byte {exc.start} "
+            f"(byte 0x{data[exc.start]:02x}); save the file as UTF-8 and try again"
+        ) from exc
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def split_paragraphs(text: str) -> list[Paragraph]:
+    """Split digest text into paragraphs, joining hard-wrapped lines."""
+    paragraphs: list[Paragraph] = []
+    block: list[str] = []
+    first_line = 0
+    for number, line in enumerate([*text.split("\n"), ""], start=1):
+        if _SPACES.sub("", line):
+            if not block:
+                first_line = number
+            block.append(line)
+        elif block:
+            paragraphs.append(Paragraph(join_lines(block), len(paragraphs) + 1, first_line, len(block)))
+            block = []
+    return paragraphs
+
+
+def join_lines(lines: list[str]) -> str:
+    """Join the lines of one paragraph into a single line of text."""
+    text = dehyphenate("\n".join(line.strip() for line in lines))
+    return _SPACES.sub(" ", text.replace("\n", " ")).strip()
+
+
+def collection_from_header(line: str) -> str | None:
+    """Return the collection named by a header line, or None if it is an abstract."""
+    if len(line) > _HEADER_MAX_CHARS or line.endswith((".", "。", "!", "?")):
+        return None
+    name = _HEADER_SUFFIX.sub("", line).strip(" -:：")
+    if name != line or len(line.split()) <= 8:
+        return name or None
+    return None
+
+
+def parse_digest(text: str, default_collection: str) -> tuple[str, list[Paragraph]]:
+    """Parse digest text into its collection name and abstract paragraphs."""
+    paragraphs = split_paragraphs(text)
+    if paragraphs and paragraphs[0].line_count == 1:
+        # A header is a lone short line; an abstract is a sentence or more.
+        header = collection_from_header(paragraphs[0].text)
+        if header is not None:
+            return header, [replace(p, number=p.number - 1) for p in paragraphs[1:]]
+    return default_collection, paragraphs
+
+
+def expand_sources(paths: Iterable[str | Path]) -> list[Path]:
+    """Return the digest files named by `paths`, expanding directories in name order."""
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES)
+            if not found:
+                raise DigestError(f"{path}: no digest files ({', '.join(TEXT_SUFFIXES)}) in this folder")
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise DigestError(f"{path}: no such file or folder")
+    return files
+
+
+def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
+    """Read every digest file under `paths` into papers, merging duplicate abstracts."""
+    result = ReadResult()
+    seen: dict[str, int] = {}
+    for path in expand_sources(paths):
+        name = _display_name(path, settings)
+        result.files.append(name)
+        text = decode(path.read_bytes(), name)
+        collection, paragraphs = parse_digest(text, settings.default_collection or path.stem)
+        if not paragraphs:
+            result.problems.append(Problem("warning", name, None, "no abstracts in this file"))
+            continue
+        for paragraph in paragraphs:
+            source = Source(name, paragraph.number, paragraph.line)
+            pid = paper_id(paragraph.text)
+            if not dedupe_key(paragraph.text):
+                result.problems.append(
+                    Problem("warning", name, paragraph.line, "paragraph has no words; skipped")
+                )
+                continue
+            if pid in seen:
+                index = seen[pid]
+                first = result.papers[index]
+                result.papers[index] = replace(first, also_in=first.also_in + (source,))
+                result.problems.append(
+                    Problem("info", name, paragraph.line, f"same abstract as {first.source}; merged into one page")
+                )
+                continue
+            seen[pid] = len(result.papers)
+            result.papers.append(Paper(id=pid, abstract=paragraph.text, collection=collection, source=source))
+    log.info("read %d papers from %d files", len(result.papers), len(result.files))
+    return result
+
+
+def _display_name(path: Path, settings: Settings) -> str:
+    """Name a file relative to the project when it lies inside it, for stable output."""
+    try:
+        return path.resolve().relative_to(settings.project_dir).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,232 @@
+"""Render enriched papers into Markdown pages and papers.json: the output edge.
+
+Every generated file is listed in a manifest inside the docs dir, so a later
+run can delete what no longer belongs without touching hand-written files. A
+file is rewritten only when its content changes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from slugify import slugify
+
+from .errors import DigestError
+from .model import Collection, Paper, Tag
+from .settings import Settings
+from .text import escape_line, to_markdown
+
+log = logging.getLogger(__name__)
+
+MANIFEST = ".paper-digest-manifest.json"
+_ATTR_SAFE = re.compile(r"[^\w\s,.-]")
+
+
+@dataclass
+class RenderResult:
+    """What rendering did to the docs dir."""
+
+    written: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    unchanged: int = 0
+
+    @property
+    def total(self) -> int:
+        return len(self.written) + self.unchanged
+
+
+@dataclass(frozen=True)
+class TagGroup:
+    """A tag with the papers that carry it, strongest first."""
+
+    tag: Tag
+    papers: tuple[Paper, ...]
+    related: tuple[tuple[Tag, int], ...]
+
+
+def yaml_string(text: str) -> str:
+    """Quote text as a YAML scalar for front matter (JSON strings are valid YAML)."""
+    return json.dumps(" ".join(str(text).split()), ensure_ascii=True)
+
+
+def attr_text(text: str) -> str:
+    """Reduce text to characters safe inside a quoted attr_list value."""
+    return _ATTR_SAFE.sub("", str(text))
+
+
+def make_environment(templates_dir: Path) -> Environment:
+    """Return the Jinja2 environment for Markdown templates."""
+    if not templates_dir.is_dir():
+        raise DigestError(f"{templates_dir}: templates folder not found (run from the project folder)")
+    env = Environment(
+        loader=FileSystemLoader(templates_dir),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=StrictUndefined,
+        # Markdown, not HTML: untrusted text goes through the md filters instead.
+        autoescape=select_autoescape(enabled_extensions=(), default=False),
+    )
+    env.filters.update(md=to_markdown, md_text=escape_line, yaml=yaml_string, attr=attr_text)
+    return env
+
+
+def collections_of(papers: list[Paper]) -> dict[str, Collection]:
+    """Return each collection name's Collection, with unique slugs."""
+    result: dict[str, Collection] = {}
+    used: set[str] = set()
+    for name in sorted({p.collection for p in papers}):
+        slug = slugify(name, max_length=60) or "collection"
+        base, n = slug, 2
+        while slug in used:
+            slug, n = f"{base}-{n}", n + 1
+        used.add(slug)
+        result[name] = Collection(name, slug)
+    return result
+
+
+def group_by_tag(papers: list[Paper]) -> list[TagGroup]:
+    """Return every tag with its papers (by confidence) and co-occurring tags."""
+    members: dict[str, list[tuple[Tag, Paper]]] = defaultdict(list)
+    for paper in papers:
+        for tag in paper.tags:
+            members[tag.slug].append((tag, paper))
+    groups = []
+    for slug, pairs in members.items():
+        tag = pairs[0][0]
+        ordered = tuple(p for _, p in sorted(pairs, key=lambda tp: (-tp[0].confidence, tp[1].title.casefold())))
+        co: Counter[str] = Counter()
+        names: dict[str, Tag] = {}
+        for paper in ordered:
+            for other in paper.tags:
+                if other.slug != slug:
+                    co[other.slug] += 1
+                    names.setdefault(other.slug, other)
+        related = tuple((names[s], n) for s, n in sorted(co.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
+        groups.append(TagGroup(tag, ordered, related))
+    groups.sort(key=lambda g: (g.tag.kind != "area", -len(g.papers), g.tag.name))
+    return groups
+
+
+def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
+    """Return papers.json: one object per paper, in input order, byte-stable."""
+    records = [
+        {
+            "id": p.id,
+            "slug": p.slug,
+            "url": p.url,
+            "title": p.title,
+            "title_inferred": p.title_inferred,
+            "title_source": p.title_source,
+            "summary": p.summary,
+            "tags": [
+                {"name": t.name, "slug": t.slug, "kind": t.kind, "url": t.url, "confidence": t.confidence,
+                 "evidence": list(t.evidence)}
+                for t in p.tags
+            ],
+            "collection": p.collection,
+            "collection_url": collections[p.collection].url,
+            "source": {"file": p.source.file, "paragraph": p.source.paragraph, "line": p.source.line},
+            "also_in": [{"file": s.file, "paragraph": s.paragraph, "line": s.line} for s in p.also_in],
+            "abstract": p.abstract,
+        }
+        for p in papers
+    ]
+    return json.dumps(records, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+
+
+def render_pages(papers: list[Paper], settings: Settings) -> dict[str, str]:
+    """Render every generated file to text, keyed by path relative to the docs dir."""
+    env = make_environment(settings.resolve(settings.templates_dir))
+    collections = collections_of(papers)
+    groups = group_by_tag(papers)
+    areas = [g for g in groups if g.tag.kind == "area"]
+    topics = [g for g in groups if g.tag.kind == "topic"]
+    by_collection: dict[str, list[Paper]] = defaultdict(list)
+    for paper in papers:
+        by_collection[paper.collection].append(paper)
+    title = " + ".join(sorted(collections)) if collections else "Paper digest"
+    common = {"digest_title": title, "collections": collections, "paper_count": len(papers)}
+
+    files: dict[str, str] = {}
+    files["index.md"] = env.get_template("home.md.j2").render(
+        **common, areas=areas, topics=topics, by_collection=by_collection, papers=papers
+    )
+    files["tags/index.md"] = env.get_template("tags_index.md.j2").render(**common, areas=areas, topics=topics)
+    for group in groups:
+        files[group.tag.path] = env.get_template("tag.md.j2").render(**common, group=group)
+    files["collections/index.md"] = env.get_template("collections_index.md.j2").render(
+        **common, by_collection=by_collection
+    )
+    for name, collection in collections.items():
+        files[collection.path] = env.get_template("collection.md.j2").render(
+            **common, collection=collection, papers=by_collection[name]
+        )
+    paper_template = env.get_template("paper.md.j2")
+    for paper in papers:
+        files[paper.path] = paper_template.render(**common, paper=paper, collection=collections[paper.collection])
+    files["papers.json"] = papers_json(papers, collections)
+    return files
+
+
+def write_files(files: dict[str, str], docs_dir: Path) -> RenderResult:
+    """Write generated files that changed; delete generated files no longer produced."""
+    result = RenderResult()
+    manifest_path = docs_dir / MANIFEST
+    previous = _read_manifest(manifest_path)
+    for rel in sorted(files):
+        path = docs_dir / rel
+        if rel not in previous and path.exists():
+            raise DigestError(
+                f"{path}: a hand-written file is in the way of a generated page; move it or rename it"
+            )
+    for rel in sorted(files):
+        path = docs_dir / rel
+        data = files[rel].encode("utf-8")
+        if path.exists() and path.read_bytes() == data:
+            result.unchanged += 1
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        result.written.append(rel)
+    for rel in sorted(set(previous) - set(files)):
+        path = docs_dir / rel
+        if path.is_file():
+            path.unlink()
+            result.deleted.append(rel)
+            _remove_empty_parents(path.parent, docs_dir)
+    manifest = json.dumps(sorted(files), indent=0) + "\n"
+    if not manifest_path.exists() or manifest_path.read_text(encoding="utf-8") != manifest:
+        manifest_path.write_text(manifest, encoding="utf-8")
+    return result
+
+
+def render_site(papers: list[Paper], settings: Settings) -> RenderResult:
+    """Render the papers into the docs dir; return what was written and deleted."""
+    files = render_pages(papers, settings)
+    result = write_files(files, settings.docs_path)
+    log.info("rendered %d files: %d written, %d deleted", result.total, len(result.written), len(result.deleted))
+    return result
+
+
+def _read_manifest(path: Path) -> set[str]:
+    if not path.exists():
+        return set()
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise DigestError(f"{path}: the generator's manifest is damaged; delete it and build again") from exc
+    # Only relative paths inside the docs dir: a tampered manifest cannot reach outside.
+    return {e for e in entries if isinstance(e, str) and not e.startswith("/") and ".." not in e.split("/")}
+
+
+def _remove_empty_parents(folder: Path, root: Path) -> None:
+    while folder != root and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent

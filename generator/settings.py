@@ -1,0 +1,87 @@
+"""One settings object holding every default; passed explicitly to each stage."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+from .errors import DigestError
+
+#: The file in a project directory that can override any setting below.
+SETTINGS_FILE = "paper-digest.toml"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every knob of the pipeline, with its default.
+
+    Paths are relative to `project_dir` unless absolute; use `resolve()` to get
+    an absolute path.
+    """
+
+    #: The project directory: holds mkdocs.yml, templates/ and site_src/.
+    project_dir: Path = field(default_factory=Path.cwd)
+    #: Sources read when none are named on the command line.
+    default_sources: tuple[str, ...] = ("data/iclr2026",)
+    #: MkDocs configuration file.
+    config_file: str = "mkdocs.yml"
+    #: MkDocs docs_dir: generated folders go here beside the hand-written pages.
+    docs_dir: str = "site_src"
+    #: Where MkDocs writes the static site.
+    site_dir: str = "site"
+    #: Jinja2 templates for the generated Markdown.
+    templates_dir: str = "templates"
+    #: Collection name used for a text file with no header line (default: the file's stem).
+    default_collection: str = ""
+    #: A topic needs at least this many papers to be shown; smaller ones are folded away.
+    min_topic_papers: int = 3
+    #: No topic may hold more than this share of the digest.
+    max_topic_share: float = 0.25
+    #: At most this many topics per paper.
+    max_topics_per_paper: int = 4
+    #: A second area is added when its probability is at least this share of the first's.
+    second_area_ratio: float = 0.6
+    #: Optional YAML file of topics that replaces the bundled vocabulary.
+    topics_file: str = ""
+    #: Longest title, in characters, before it is shortened at a word boundary.
+    max_title_chars: int = 110
+    #: Longest one-line summary on index pages, in characters.
+    max_summary_chars: int = 220
+    #: Turn every skipped or suspicious record into an error.
+    strict: bool = False
+
+    def resolve(self, path: str | Path) -> Path:
+        """Return `path` made absolute against the project directory."""
+        path = Path(path)
+        return path if path.is_absolute() else self.project_dir / path
+
+    @property
+    def docs_path(self) -> Path:
+        return self.resolve(self.docs_dir)
+
+    @property
+    def site_path(self) -> Path:
+        return self.resolve(self.site_dir)
+
+
+def load_settings(project_dir: Path, **overrides: object) -> Settings:
+    """Read `paper-digest.toml` from `project_dir` if present, then apply overrides."""
+    project_dir = project_dir.resolve()
+    values: dict[str, object] = {}
+    path = project_dir / SETTINGS_FILE
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise DigestError(f"{path}: not a valid TOML file: {exc}") from exc
+        known = {f.name: f for f in fields(Settings)}
+        for key, value in data.items():
+            name = key.replace("-", "_")
+            if name not in known or name == "project_dir":
+                raise DigestError(f"{path}: unknown setting {key!r}")
+            if isinstance(value, list):
+                value = tuple(value)
+            values[name] = value
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    return replace(Settings(project_dir=project_dir), **values)

@@ -1,0 +1,167 @@
+"""Infer topic tags and research areas, then fold them into groups worth a page.
+
+`tag_paper` is a pure function of one abstract (so a paper's tags do not depend
+on the rest of the digest); `fold_topics` then drops topics too small to show
+and trims topics too broad to be useful, across the whole digest.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import yaml
+from slugify import slugify
+
+from .areas import AreaGuess
+from .errors import DigestError
+from .model import Tag
+
+# A topic needs this much evidence in one abstract: two mentions, or one
+# specific multi-word phrase and one more mention.
+_MIN_SCORE = 2.0
+_PHRASE_WEIGHT = 1.5
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A topic of the vocabulary with its compiled matchers."""
+
+    name: str
+    phrases: tuple[str, ...]
+    acronyms: tuple[str, ...]
+    phrase_pattern: re.Pattern[str] | None
+    acronym_pattern: re.Pattern[str] | None
+
+    @property
+    def slug(self) -> str:
+        return tag_slug(self.name)
+
+
+def tag_slug(name: str) -> str:
+    """Return the URL slug of a tag name."""
+    return slugify(name, max_length=60, word_boundary=True) or "tag"
+
+
+def _phrase_regex(phrase: str) -> str:
+    words = [re.escape(w) for w in phrase.strip().split()]
+    body = r"[\s-]+".join(words)
+    if body.endswith(r"\*"):
+        return body[:-2] + r"\w*"
+    return body + r"s?"
+
+
+def compile_topic(name: str, phrases: list[str], acronyms: list[str]) -> Topic:
+    """Build a Topic from its name, phrases (case-insensitive) and acronyms (exact)."""
+    phrase_pattern = (
+        re.compile(r"(?<![\w-])(?:" + "|".join(_phrase_regex(p) for p in phrases) + r")(?![\w-])", re.I)
+        if phrases
+        else None
+    )
+    acronym_pattern = (
+        re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(a) for a in acronyms) + r")(?![\w-])") if acronyms else None
+    )
+    return Topic(name, tuple(phrases), tuple(acronyms), phrase_pattern, acronym_pattern)
+
+
+def load_topics(path: str | Path | None = None) -> tuple[Topic, ...]:
+    """Load a topic vocabulary from YAML (the bundled one when `path` is empty)."""
+    if path:
+        source = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise DigestError(f"{path}: cannot read the topics file: {exc}") from exc
+    else:
+        source = "generator/data/topics.yaml"
+        text = resources.files("generator").joinpath("data/topics.yaml").read_text(encoding="utf-8")
+    return _parse_topics(text, source)
+
+
+@lru_cache(maxsize=8)
+def _parse_topics(text: str, source: str) -> tuple[Topic, ...]:
+    try:
+        items = yaml.safe_load(text) or []
+    except yaml.YAMLError as exc:
+        raise DigestError(f"{source}: not valid YAML: {exc}") from exc
+    if not isinstance(items, list):
+        raise DigestError(f"{source}: expected a list of topics")
+    topics = []
+    for index, item in enumerate(items, start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise DigestError(f"{source}: topic {index} needs a `name`")
+        phrases = [str(p) for p in item.get("phrases") or []]
+        acronyms = [str(a) for a in item.get("acronyms") or []]
+        if not phrases and not acronyms:
+            raise DigestError(f"{source}: topic {item['name']!r} needs `phrases` or `acronyms`")
+        topics.append(compile_topic(item["name"], phrases, acronyms))
+    return tuple(topics)
+
+
+def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
+    """Return the topics an abstract supports, strongest first, with their evidence."""
+    found = []
+    for topic in topics:
+        score = 0.0
+        evidence: Counter[str] = Counter()
+        for pattern in (topic.phrase_pattern, topic.acronym_pattern):
+            if pattern is None:
+                continue
+            for match in pattern.finditer(text):
+                phrase = match.group(0)
+                score += _PHRASE_WEIGHT if (" " in phrase or "-" in phrase) else 1.0
+                evidence[phrase.lower() if pattern is topic.phrase_pattern else phrase] += 1
+        if score >= _MIN_SCORE:
+            confidence = round(1.0 - math.exp(-score / 3.0), 3)
+            words = tuple(w for w, _ in sorted(evidence.items(), key=lambda kv: (-kv[1], kv[0]))[:5])
+            found.append(Tag(topic.name, topic.slug, "topic", confidence, words))
+    found.sort(key=lambda t: (-t.confidence, t.name))
+    return found
+
+
+def area_tags(guesses: list[AreaGuess], second_ratio: float) -> list[Tag]:
+    """Return the top area, and the second when it is nearly as likely."""
+    tags = []
+    for rank, guess in enumerate(guesses[:2]):
+        if rank == 1 and guess.probability < second_ratio * guesses[0].probability:
+            break
+        tags.append(
+            Tag(guess.area.name, tag_slug(guess.area.name), "area", round(guess.probability, 3), guess.evidence)
+        )
+    return tags
+
+
+def fold_topics(
+    topics_per_paper: list[list[Tag]], min_papers: int, max_share: float, max_per_paper: int
+) -> list[list[Tag]]:
+    """Keep topics with at least `min_papers` papers and at most `max_share` of the digest."""
+    count = len(topics_per_paper)
+    cap = max(min_papers, math.floor(max_share * count))
+    current = [list(tags) for tags in topics_per_paper]
+    # Trimming one topic can push another below the minimum: repeat until stable.
+    for _ in range(10):
+        sizes = Counter(tag.slug for tags in current for tag in tags)
+        keep_members: dict[str, set[int]] = {}
+        for slug, size in sizes.items():
+            if size > cap:
+                members = sorted(
+                    ((-tag.confidence, i) for i, tags in enumerate(current) for tag in tags if tag.slug == slug)
+                )
+                keep_members[slug] = {i for _, i in members[:cap]}
+        folded = []
+        for i, tags in enumerate(current):
+            kept = [
+                tag
+                for tag in tags
+                if sizes[tag.slug] >= min_papers and (tag.slug not in keep_members or i in keep_members[tag.slug])
+            ]
+            folded.append(kept[:max_per_paper])
+        if folded == current:
+            break
+        current = folded
+    return current

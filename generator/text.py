@@ -1,0 +1,284 @@
+"""Turn untrusted abstract text into safe Markdown and clean plain text.
+
+The contract: `to_markdown(text)` returns Markdown that renders the author's
+emphasis, links and math and nothing else: no HTML, no page structure, no
+template syntax. `to_plain(text)` returns the same content as plain prose for
+titles, summaries and search.
+
+How: spans the author meant (math, links, URLs, emphasis, LaTeX text commands)
+are lifted out as tokens; every other character is escaped for Markdown; the
+tokens are then written back in a form we control.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+from urllib.parse import quote
+
+import logging
+
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+# Private-use characters mark lifted spans inside the text while it is processed.
+# Any such character in the input is removed first, so they cannot be forged.
+_OPEN, _CLOSE = "\ue000", "\ue001"
+_BOLD_ON, _BOLD_OFF, _EM_ON, _EM_OFF, _CODE_ON, _CODE_OFF = (chr(c) for c in range(0xE002, 0xE008))
+_MARKERS = {_BOLD_ON: "**", _BOLD_OFF: "**", _EM_ON: "*", _EM_OFF: "*", _CODE_ON: "`", _CODE_OFF: "`"}
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+
+# pylatexenc logs every macro it cannot fully parse; malformed LaTeX is expected input.
+logging.getLogger("pylatexenc").setLevel(logging.ERROR)
+
+# Unicode categories removed from text: controls, format characters (bidi
+# overrides, zero-width joiners outside emoji), surrogates, unassigned.
+_DROP_CATEGORIES = {"Cc", "Cs", "Co", "Cn"}
+_KEEP_FORMAT = {"\u200d"}  # zero-width joiner: part of emoji sequences
+
+# Punctuation with an inline meaning in Markdown or its extensions: escaped with
+# a backslash (pymdownx.escapeall makes every backslash escape literal).
+# < > & become entities instead. The text is always one line, so block syntax
+# ("# ", "> ", "1. ", "---", "!!!") can only start at its first character.
+_ESCAPED = set("\\`*_{}[]#!|~^=$")
+_ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+_LINE_START = set("#>+-=|!?:{[%*_~`")
+_ORDERED_LIST = re.compile(r"^(\d+)([.)])")
+
+_DISPLAY_MATH = re.compile(r"\$\$(?!\s*\$)(.+?)\$\$|\\\[(.+?)\\\]", re.S)
+_INLINE_MATH = re.compile(r"(?<![\\$\w])\$(?![\s$])([^$\n]{1,600}?)(?<![\s\\])\$(?![\d$])|\\\((.+?)\\\)")
+_MD_LINK = re.compile(r"\[([^\[\]\n]{1,500})\]\(\s*<?([^()\s<>]{1,2000})>?\s*\)")
+_URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"'`\[\]{}|\\^]{2,2000}", re.I)
+_URL_TRAILING = ".,;:!?*'\""
+_LATEX_URL = re.compile(r"\\url\{([^{}\s]{1,2000})\}")
+_LATEX_HREF = re.compile(r"\\href\{([^{}\s]{1,2000})\}\{([^{}]{0,500})\}")
+_LATEX_CITE = re.compile(r"~?\\(?:cite|citep|citet|ref|eqref|label|footnote)\*?(?:\[[^\]]*\])?\{[^{}]*\}")
+_MD_BOLD = re.compile(r"(?<![*\\])\*\*(?=[^\s*])([^*]{1,500}?)(?<=[^\s*\\])\*\*(?!\*)")
+_MD_EM = re.compile(r"(?<![*\w\\])\*(?=[^\s*])([^*]{1,500}?)(?<=[^\s*\\])\*(?![*\w])")
+# A LaTeX command with its optional and brace arguments (nested three deep).
+_LATEX_MACRO = re.compile(
+    r"\\[A-Za-z]+\*?(?:\s*(?:\[[^\[\]{}]{0,200}\])?\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
+)
+_LATEX_ESCAPE = re.compile(r"\\([%&_#${}])")
+_LATEX_TIE = re.compile(r"(?<=\w)~(?=\w)")
+_DASHES = (("---", "\u2014"), ("--", "\u2013"))
+_SPACES = re.compile(r"\s+")
+_SAFE_SCHEMES = ("http://", "https://", "mailto:")
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: Literal["math", "display", "link", "text"]
+    text: str
+    url: str = ""
+
+
+def clean(text: str) -> str:
+    """Remove invisible and dangerous characters; decode HTML entities once; one line."""
+    text = html.unescape(text)
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(
+        ch if unicodedata.category(ch) not in _DROP_CATEGORIES and not _is_bidi_control(ch)
+        else (" " if ch in "\t\n\r\f\v" else "")
+        for ch in text
+    )
+    return _SPACES.sub(" ", text).strip()
+
+
+def _is_bidi_control(ch: str) -> bool:
+    # Bidi overrides and isolates can make text read in another order than it is stored.
+    return "\u202a" <= ch <= "\u202e" or "\u2066" <= ch <= "\u2069" or ch in "\u200e\u200f\u061c" or (
+        unicodedata.category(ch) == "Cf" and ch not in _KEEP_FORMAT and ch != "\u00ad"
+    )
+
+
+def to_markdown(text: str) -> str:
+    """Return `text` as inert Markdown: emphasis, links and math, nothing else."""
+    body, tokens = _lift(clean(text))
+    markdown = _protect_line_start(escape_markdown(body, markers=True))
+    return _PLACEHOLDER.sub(lambda m: _render_token(tokens[int(m.group(1))]), markdown)
+
+
+def escape_markdown(text: str, markers: bool = False) -> str:
+    """Escape text so Markdown shows every character literally.
+
+    With `markers`, the private emphasis markers left by `_lift` become Markdown.
+    """
+    out = []
+    for ch in text:
+        if ch in _ESCAPED:
+            out.append("\\" + ch)
+        elif ch in _ENTITIES:
+            out.append(_ENTITIES[ch])
+        elif markers and ch in _MARKERS:
+            out.append(_MARKERS[ch])
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def escape_line(text: str) -> str:
+    """Escape one line of plain text (a title, a name) for Markdown, block syntax included."""
+    return _protect_line_start(escape_markdown(" ".join(_PRIVATE_USE.sub("", clean(text)).split())))
+
+
+def _protect_line_start(markdown: str) -> str:
+    # Block syntax only starts a line: escape a leading marker or "1." list number.
+    if markdown[:1] in _LINE_START:
+        return "\\" + markdown
+    return _ORDERED_LIST.sub(r"\1\\\2", markdown, count=1)
+
+
+def to_plain(text: str) -> str:
+    """Return `text` as plain prose: no markup, math as readable text."""
+    body, tokens = _lift(clean(text))
+    body = "".join(ch for ch in body if ch not in _MARKERS)
+    plain = _PLACEHOLDER.sub(lambda m: _plain_token(tokens[int(m.group(1))]), body)
+    return _SPACES.sub(" ", plain).strip()
+
+
+_PLACEHOLDER = re.compile(_OPEN + r"(\d+)" + _CLOSE)
+
+
+def _lift(text: str) -> tuple[str, list[_Token]]:
+    """Replace author-meant spans by placeholders; convert LaTeX text commands."""
+    text = _PRIVATE_USE.sub("", text)
+    tokens: list[_Token] = []
+
+    def keep(token: _Token) -> str:
+        tokens.append(token)
+        return f"{_OPEN}{len(tokens) - 1}{_CLOSE}"
+
+    def math(kind: Literal["math", "display"]):
+        return lambda m: keep(_Token(kind, (m.group(1) or m.group(2)).strip()))
+
+    text = _DISPLAY_MATH.sub(math("display"), text)
+    text = _INLINE_MATH.sub(math("math"), text)
+    text = _LATEX_HREF.sub(lambda m: _link(keep, m.group(2) or m.group(1), m.group(1), m.group(0)), text)
+    text = _LATEX_URL.sub(lambda m: _link(keep, m.group(1), m.group(1), m.group(0)), text)
+    text = _MD_LINK.sub(lambda m: _link(keep, m.group(1), m.group(2), m.group(0)), text)
+    text = _URL.sub(lambda m: _bare_url(keep, m.group(0)), text)
+    text = _LATEX_CITE.sub("", text)
+    if "\\" in text:
+        text = _LATEX_MACRO.sub(lambda m: _latex_to_text(m.group(0)), text)
+        text = _LATEX_ESCAPE.sub(r"\1", text)
+    text = _LATEX_TIE.sub(" ", text.replace("``", "\u201c").replace("''", "\u201d"))
+    for source, dash in _DASHES:
+        text = text.replace(source, dash)
+    text = _SPACES.sub(" ", text).strip()
+    text = _MD_BOLD.sub(lambda m: f"{_BOLD_ON}{m.group(1)}{_BOLD_OFF}", text)
+    text = _MD_EM.sub(lambda m: f"{_EM_ON}{m.group(1)}{_EM_OFF}", text)
+    return text, tokens
+
+
+def _link(keep, label: str, url: str, original: str) -> str:
+    url = url.strip()
+    if not url.lower().startswith(_SAFE_SCHEMES):
+        # Not a web or mail link: show exactly what the author wrote, as text.
+        return keep(_Token("text", original))
+    return keep(_Token("link", to_plain(label) or url, url))
+
+
+def _bare_url(keep, url: str) -> str:
+    trail = ""
+    while url and (url[-1] in _URL_TRAILING or (url[-1] == ")" and url.count("(") < url.count(")"))):
+        trail = url[-1] + trail
+        url = url[:-1]
+    target = url if url.lower().startswith(("http://", "https://")) else "https://" + url
+    return keep(_Token("link", url, target)) + trail
+
+
+def _wrap(before: str, after: str = ""):
+    """Return a pylatexenc replacement that wraps a command's last argument."""
+
+    def replace(node, l2tobj=None) -> str:
+        args = [a for a in (node.nodeargd.argnlist if node.nodeargd else []) if a is not None]
+        inner = l2tobj.nodelist_to_text([args[-1]]) if args and l2tobj is not None else ""
+        return f"{before}{inner}{after}" if inner.strip() else inner
+
+    return replace
+
+
+@lru_cache(maxsize=1)
+def _latex_converter() -> LatexNodes2Text:
+    db = get_default_latex_context_db()
+    db.add_context_category(
+        "paper-digest",
+        prepend=True,
+        macros=[
+            MacroTextSpec("textbf", simplify_repl=_wrap(_BOLD_ON, _BOLD_OFF)),
+            MacroTextSpec("textit", simplify_repl=_wrap(_EM_ON, _EM_OFF)),
+            MacroTextSpec("emph", simplify_repl=_wrap(_EM_ON, _EM_OFF)),
+            MacroTextSpec("textsl", simplify_repl=_wrap(_EM_ON, _EM_OFF)),
+            MacroTextSpec("texttt", simplify_repl=_wrap("")),
+            MacroTextSpec("url", simplify_repl=_wrap("")),
+            MacroTextSpec("textsc", simplify_repl=_wrap("")),
+            MacroTextSpec("underline", simplify_repl=_wrap("")),
+            MacroTextSpec("texttimes", simplify_repl="\u00d7"),
+            MacroTextSpec("times", simplify_repl="\u00d7"),
+            MacroTextSpec("xspace", simplify_repl=""),
+        ],
+        environments=[],
+        specials=[],
+    )
+    # An unknown macro such as \GRACE{} is the paper's own shorthand: keep its name.
+    db.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=lambda node, l2tobj=None: node.macroname))
+    return LatexNodes2Text(latex_context=db, math_mode="verbatim", strict_latex_spaces=True)
+
+
+# Characters that are special to LaTeX but plain in abstracts ("50% of a_b"):
+# escaped so the LaTeX reader keeps them as text.
+_LATEX_LITERALS = re.compile(r"(?<!\\)([%&#_$])")
+
+
+@lru_cache(maxsize=8192)
+def _latex_to_text(command: str) -> str:
+    """Convert one LaTeX command with its arguments to text (with emphasis markers)."""
+    protected = _LATEX_LITERALS.sub(r"\\\1", command).replace("^", _CARET)
+    try:
+        converted = _latex_converter().latex_to_text(protected)
+    except Exception:  # noqa: BLE001 - any parser failure falls back to the raw text
+        return command
+    return converted.replace("\u00a0", " ").replace(_CARET, "^")
+
+
+_CARET = "\ue008"
+
+
+def _render_token(token: _Token) -> str:
+    if token.kind == "math":
+        return "$" + _escape_math(token.text) + "$"
+    if token.kind == "display":
+        # Display math inside a paragraph: an inline span in display style.
+        return "$\\displaystyle " + _escape_math(token.text) + "$"
+    if token.kind == "link":
+        return f"[{escape_markdown(token.text)}](<{_safe_url(token.url)}>)"
+    return escape_markdown(token.text)
+
+
+def _plain_token(token: _Token) -> str:
+    if token.kind in ("math", "display"):
+        return _math_to_plain(token.text)
+    return token.text
+
+
+def _escape_math(tex: str) -> str:
+    # Arithmatex escapes the math for HTML itself; only a $ would end the span early.
+    return tex.replace("$", "\\$")
+
+
+def _safe_url(url: str) -> str:
+    # Percent-encode everything that could end the link or an HTML attribute.
+    return quote(url, safe="/:?#[]@!$&'()*+,;=%~.-_")
+
+
+@lru_cache(maxsize=4096)
+def _math_to_plain(tex: str) -> str:
+    try:
+        text = LatexNodes2Text(math_mode="text", strict_latex_spaces=True).latex_to_text(tex)
+    except Exception:  # noqa: BLE001
+        text = tex
+    return _SPACES.sub(" ", text).strip()
