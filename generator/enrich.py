@@ -55,7 +55,11 @@ def enrich(papers: list[Paper], settings: Settings) -> list[Paper]:
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None)
     candidates = [match_topics(f"{title}. {plain}", topics) for title, plain in zip(base_titles, plains, strict=True)]
     folded = fold_topics(
-        candidates, settings.min_topic_papers, settings.max_topic_share, settings.max_topics_per_paper
+        candidates,
+        settings.min_topic_papers,
+        settings.max_topic_share,
+        settings.max_topics_per_paper,
+        keys=[paper.id for paper in papers],
     )
     guesses = load_model().predict(plains) if papers else []
 

@@ -77,7 +77,7 @@ def decode(data: bytes, file: str) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise DigestError(
-            f"{file}:{line}: not valid UTF-8 at byte {exc.start} "
+            f"{file}:{line}: not valid UTF-8 at byte offset {exc.start} "
             f"(byte 0x{data[exc.start]:02x}); save the file as UTF-8 and try again"
         ) from exc
     return text.replace("\r\n", "\n").replace("\r", "\n")

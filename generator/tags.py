@@ -137,10 +137,19 @@ def area_tags(guesses: list[AreaGuess], second_ratio: float) -> list[Tag]:
 
 
 def fold_topics(
-    topics_per_paper: list[list[Tag]], min_papers: int, max_share: float, max_per_paper: int
+    topics_per_paper: list[list[Tag]],
+    min_papers: int,
+    max_share: float,
+    max_per_paper: int,
+    keys: list[str] | None = None,
 ) -> list[list[Tag]]:
-    """Keep topics with at least `min_papers` papers and at most `max_share` of the digest."""
+    """Keep topics with at least `min_papers` papers and at most `max_share` of the digest.
+
+    A topic over the cap keeps its most confident papers; ties are broken by
+    `keys` (the paper ids), so the result does not depend on the input order.
+    """
     count = len(topics_per_paper)
+    keys = keys if keys is not None else [f"{i:09d}" for i in range(count)]
     cap = max(min_papers, math.floor(max_share * count))
     current = [list(tags) for tags in topics_per_paper]
     # Trimming one topic can push another below the minimum: repeat until stable.
@@ -150,9 +159,9 @@ def fold_topics(
         for slug, size in sizes.items():
             if size > cap:
                 members = sorted(
-                    ((-tag.confidence, i) for i, tags in enumerate(current) for tag in tags if tag.slug == slug)
+                    (-tag.confidence, keys[i], i) for i, tags in enumerate(current) for tag in tags if tag.slug == slug
                 )
-                keep_members[slug] = {i for _, i in members[:cap]}
+                keep_members[slug] = {i for _, _, i in members[:cap]}
         folded = []
         for i, tags in enumerate(current):
             kept = [

@@ -64,6 +64,8 @@ _LATEX_MACRO = re.compile(
 )
 _LATEX_ESCAPE = re.compile(r"\\([%&_#${}])")
 _LATEX_TIE = re.compile(r"(?<=\w)~(?=\w)")
+# A LaTeX group around one word ("{adversarial}") is only grouping; "{{ x }}" is not.
+_LATEX_GROUP = re.compile(r"(?<![{\w])\{([\w-]+)\}(?![}\w])")
 _DASHES = (("---", "\u2014"), ("--", "\u2013"))
 _SPACES = re.compile(r"\s+")
 _SAFE_SCHEMES = ("http://", "https://", "mailto:")
@@ -166,6 +168,7 @@ def _lift(text: str) -> tuple[str, list[_Token]]:
         text = _LATEX_MACRO.sub(lambda m: _latex_to_text(m.group(0)), text)
         text = _LATEX_ESCAPE.sub(r"\1", text)
     text = _LATEX_TIE.sub(" ", text.replace("``", "\u201c").replace("''", "\u201d"))
+    text = _LATEX_GROUP.sub(r"\1", text)
     for source, dash in _DASHES:
         text = text.replace(source, dash)
     text = _SPACES.sub(" ", text).strip()

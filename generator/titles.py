@@ -31,7 +31,7 @@ _NOT_OWN_NAMES = frozenset(
 _VERBS = r"(?:introduce|propose|present|develop|design|build|release|curate|construct|contribute|offer|put forward|formulate|establish)"
 _NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*(?:-\d+)?"
 _INTRO = re.compile(
-    rf"\b(?:we|this (?:paper|work)|our (?:work|paper))\s+(?:also\s+|further\s+|first\s+|then\s+)?{_VERBS}s?\s+"
+    rf"\b(?:[Ww]e|[Tt]his (?:paper|work)|[Oo]ur (?:work|paper))\s+(?:also\s+|further\s+|first\s+|then\s+)?{_VERBS}s?\s+"
     rf"(?:(?:a|an|the)\s+)?(?:(?:new|novel|simple|unified|general|first|large-scale|scalable|lightweight|"
     rf"comprehensive|principled|efficient|effective)\s+)*"
     rf"(?:(?:method|framework|approach|model|benchmark|dataset|algorithm|system|technique|paradigm|"
@@ -45,7 +45,11 @@ _BOLD_LETTERS = re.compile(r"((?:[A-Za-z-]*\*\*[A-Z]{1,3}\*\*[A-Za-z-]*\s*){2,})
 _TEXTBF_LETTERS = re.compile(r"((?:[A-Za-z-]*\$?\\textbf\{[A-Z]{1,3}\}\$?[A-Za-z-]*\s*){2,})")
 _BOLD_NAME = re.compile(rf"\*\*({_NAME})\*\*|\\textbf\{{({_NAME})\}}")
 _MACRO_NAME = re.compile(r"\\([A-Z][A-Za-z0-9]{1,20})\{\}")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(\[])")
+# A sentence ends at . ! ? after a word of two or more characters (not "e.g.",
+# "Fig.", "1."), before a capital.
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9%)\]\"”'][a-z0-9%)\]\"”'][.!?])\s+(?=[A-Z\"“(\[])")
+_ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|resp|cf|approx)\.$", re.I)
+_URL_IN_TEXT = re.compile(r"\s*\(?\b(?:https?://|www\.)\S+?(?=[.,;:!?)]*(?:\s|$))\)?", re.I)
 _LEADERS = re.compile(
     r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|solve) (?:this|these|the)(?: \w+){0,2}|"
     r"in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|to this end|motivated by (?:this|these)(?: \w+)?|"
@@ -66,7 +70,8 @@ _ARTICLE = re.compile(r"^(?:a|an|the)\s+(?:(?:new|novel|simple|general|first|uni
 _CUT = re.compile(
     r",\s+(?:which|where|while|whereas|and we|thereby|allowing|enabling|showing|achieving|leading|resulting|"
     r"making|demonstrating|providing|yielding|we)\b|;|\s+(?:which|thereby|while|whereas|so that|such that|"
-    r"in order to|where)\s|:\s|\s+[-–—]\s",
+    r"in order to|where)\s|:\s|\s+[-–—]\s|\s+and\s+(?:then\s+)?(?:show|find|demonstrate|prove|propose|introduce|"
+    r"present|reveal|observe|provide|use|evaluate|apply|validate)\b",
     re.I,
 )
 _SMALL_WORDS = frozenset(
@@ -88,23 +93,36 @@ class InferredTitle:
 def infer_title(abstract: str, max_chars: int = 110) -> InferredTitle:
     """Return a specific, clean title for an abstract."""
     raw = clean(abstract)
-    plain = to_plain(raw)
-    name = find_own_name(raw, plain)
+    # URLs are never part of a title; remove them before reading the sentences.
+    plain = _URL_IN_TEXT.sub("", to_plain(raw))
+    name, expansion = find_own_name_with_expansion(raw, plain)
     if name:
-        description = describe(name, plain)
-        title = f"{name}: {description}" if description else name
-        if description or len(name) > 3:
-            return InferredTitle(_shorten(title, max_chars), "named-method", name)
+        description = _title_case(expansion) if expansion else describe(name, plain)
+        if not description:
+            # No expansion or appositive: say what the paper does instead.
+            description = re.sub(rf"^{re.escape(name)}\b[:,]?\s*", "", headline(plain)).strip()
+        title = f"{name}: {description}" if description and description.lower() != name.lower() else name
+        return InferredTitle(_shorten(title, max_chars), "named-method", name)
     return InferredTitle(_shorten(headline(plain), max_chars), "headline")
 
 
 def find_own_name(raw: str, plain: str) -> str:
     """Return the name the abstract gives its own contribution, or ''."""
+    return find_own_name_with_expansion(raw, plain)[0]
+
+
+def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
+    """Return the paper's own name and, when the text spells it out, its expansion."""
     candidates: Counter[str] = Counter()
+    expansions: dict[str, str] = {}
     for match in _BOLD_LETTERS.finditer(raw):
         letters = "".join(re.findall(r"\*\*([A-Z]{1,3})\*\*", match.group(1)))
         if len(letters) >= 3:
-            candidates[_acronym_with_suffix(letters, raw, match.end())] += 6
+            name = _acronym_with_suffix(letters, raw, match.end())
+            candidates[name] += 6
+            # "**L**ength-b**A**sed **S**t**E**p **R**eward shaping (LASER)"
+            spelled = match.group(1).replace("**", "") + _words_before_paren(raw[match.end():])
+            expansions[name] = " ".join(w[:1].upper() + w[1:].lower() for w in spelled.split())
     for match in _TEXTBF_LETTERS.finditer(raw):
         letters = "".join(re.findall(r"\\textbf\{([A-Z]{1,3})\}", match.group(1)))
         if len(letters) >= 3:
@@ -131,7 +149,15 @@ def find_own_name(raw: str, plain: str) -> str:
         total = score + min(mentions, 6)
         if total > best_score:
             best, best_score = name, total
-    return best if best_score >= 5 else ""
+    if best_score < 5:
+        return "", ""
+    return best, expansions.get(best, "")
+
+
+def _words_before_paren(text: str) -> str:
+    # Up to three lowercase words between a spelled-out acronym and its "(NAME)".
+    match = re.match(r"((?:\s*[a-z][\w-]*){0,3})\s*\(", text)
+    return match.group(1) if match else ""
 
 
 def _acronym_with_suffix(letters: str, raw: str, end: int) -> str:
@@ -223,7 +249,16 @@ def _drop_dangling(words: list[str]) -> list[str]:
 
 def sentences(plain: str) -> list[str]:
     """Split plain text into sentences."""
-    return [s.strip() for s in _SENTENCE_END.split(plain) if s.strip()]
+    parts: list[str] = []
+    for piece in _SENTENCE_END.split(plain):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if parts and _ABBREVIATION_END.search(parts[-1]):
+            parts[-1] = f"{parts[-1]} {piece}"
+        else:
+            parts.append(piece)
+    return parts
 
 
 def headline(plain: str) -> str:
@@ -280,10 +315,10 @@ def _title_case(text: str) -> str:
         lower = word.lower()
         if i > 0 and lower in _SMALL_WORDS and not out[-1].endswith(":"):
             out.append(lower)
-        elif word[0].islower() and not any(c.isupper() for c in word[1:]):
-            out.append("-".join(p[:1].upper() + p[1:] for p in word.split("-")))
         else:
-            out.append(word)
+            # Capitalise each all-lowercase part ("length-based" -> "Length-Based");
+            # keep parts with capitals as written (acronyms, names: "bAsed" stays).
+            out.append("-".join(p[:1].upper() + p[1:] if p.islower() else p for p in word.split("-")))
     return " ".join(out)
 
 

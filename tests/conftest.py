@@ -1,0 +1,72 @@
+"""Shared fixtures: a throwaway project folder, small factories, the default corpus."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from generator.model import Paper, Source
+from generator.read import paper_id
+from generator.settings import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = ROOT / "data" / "iclr2026"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def make_paper(abstract: str = "We introduce FOO, a method for testing things. FOO works.", **overrides) -> Paper:
+    """Return a Paper as the reader would make it, with any field overridden."""
+    paper = Paper(
+        id=paper_id(abstract),
+        abstract=abstract,
+        collection="Test 2026",
+        source=Source("test.txt", 1, 1),
+    )
+    return replace(paper, **overrides)
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write a folder of files (text or bytes) under `root`; return `root`."""
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def copy_project(target: Path) -> Path:
+    """Copy the project's site skeleton (config, templates, hand-written pages) to `target`."""
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
+    shutil.copytree(ROOT / "templates", target / "templates")
+    docs = target / "site_src"
+    docs.mkdir()
+    shutil.copy(ROOT / "site_src" / "about.md", docs / "about.md")
+    shutil.copytree(ROOT / "site_src" / "assets", docs / "assets")
+    return target
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A fresh project folder with the site skeleton and no generated pages."""
+    return copy_project(tmp_path / "project")
+
+
+@pytest.fixture
+def settings(project: Path) -> Settings:
+    return load_settings(project)
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
+    """Return every file under `folder` with its modification time and content."""
+    return {
+        p.relative_to(folder).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }

@@ -1,0 +1,84 @@
+"""The paper-digest command line, driven through click's CliRunner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from tests.conftest import DEFAULT_CORPUS, snapshot, write_tree
+
+A1 = "We introduce GRACE, a framework for contrastive policy optimization."
+A2 = "We propose ReaPER, a replay method for offline reinforcement learning."
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_help_explains_every_command() -> None:
+    result = run("--help")
+    assert result.exit_code == 0, result.output
+    for command in ("build", "generate", "serve", "check"):
+        assert command in result.output
+    build_help = run("build", "--help").output
+    assert "--project" in build_help and "--strict" in build_help and "--force" in build_help
+
+
+@pytest.mark.slow
+def test_build_writes_the_site_and_prints_a_summary(project: Path) -> None:
+    result = run("build", str(DEFAULT_CORPUS), "--project", str(project))
+    assert result.exit_code == 0, result.output
+    assert "57 from 3 files" in result.output
+    assert (project / "site" / "index.html").exists()
+    again = run("build", str(DEFAULT_CORPUS), "--project", str(project))
+    assert "0 written" in again.output and "build skipped" in again.output
+
+
+def test_generate_without_sources_uses_the_default_corpus(project: Path) -> None:
+    write_tree(project, {"data/iclr2026/d.txt": f"ICLR 2026 Papers\n\n{A1}\n\n{A2}"})
+    result = run("generate", "--project", str(project))
+    assert result.exit_code == 0, result.output
+    assert "2 from 1 files" in result.output
+    assert len(list((project / "site_src" / "papers").glob("*.md"))) == 2
+
+
+@pytest.mark.slow
+def test_bad_encoding_fails_clearly_and_leaves_the_site_untouched(project: Path) -> None:
+    good = write_tree(project, {"in/good.txt": f"{A1}\n\n{A2}"}) / "in"
+    assert run("build", str(good), "--project", str(project)).exit_code == 0
+    before = snapshot(project / "site")
+    docs_before = snapshot(project / "site_src")
+    (good / "bad.txt").write_bytes(b"Fine line.\n\nBroken \xe9 Latin-1 text.")
+    result = run("build", str(good), "--project", str(project))
+    assert result.exit_code == 1
+    assert "bad.txt:3" in result.output and "not valid UTF-8" in result.output and "byte offset 19" in result.output
+    assert snapshot(project / "site") == before
+    assert snapshot(project / "site_src") == docs_before
+
+
+def test_check_reports_counts_duplicates_and_empty_files(tmp_path: Path) -> None:
+    folder = write_tree(tmp_path, {"a.txt": f"X 2026 Papers\n\n{A1}\n\n{A2}", "b.txt": A1, "c.txt": ""})
+    result = run("check", str(folder), "--project", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "2 abstracts in 3 files" in result.output
+    assert "c.txt: no abstracts" in result.output
+    assert "Merged 1 duplicate" in result.output and "b.txt:1" in result.output
+
+
+def test_check_strict_fails_on_warnings(tmp_path: Path) -> None:
+    folder = write_tree(tmp_path, {"a.txt": A1, "c.txt": ""})
+    assert run("check", str(folder), "--project", str(tmp_path), "--strict").exit_code == 1
+
+
+def test_check_fails_on_a_missing_file(tmp_path: Path) -> None:
+    result = run("check", str(tmp_path / "missing.txt"), "--project", str(tmp_path))
+    assert result.exit_code == 1 and "no such file" in result.output
+
+
+def test_generate_outside_a_project_names_the_missing_templates(tmp_path: Path) -> None:
+    folder = write_tree(tmp_path, {"a.txt": A1})
+    result = run("generate", str(folder), "--project", str(tmp_path))
+    assert result.exit_code == 1 and "templates" in result.output

@@ -1,0 +1,26 @@
+"""Documentation that cannot drift: every setting and command is in the README."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from generator.cli import main
+from generator.settings import Settings
+from tests.conftest import ROOT
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_every_setting_is_documented() -> None:
+    missing = [f.name for f in fields(Settings) if f.name != "project_dir" and f"`{f.name}`" not in README]
+    assert not missing
+
+
+def test_every_command_is_documented() -> None:
+    missing = [name for name in main.commands if f"paper-digest {name}" not in README]
+    assert not missing
+
+
+def test_readme_test_command_is_what_ci_runs() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python -m pytest" in ci and "`python -m pytest`" in README and "bash .ci/run" in README

@@ -1,0 +1,46 @@
+"""Golden-file tests: the Markdown rendered from a small fixture corpus.
+
+To accept a deliberate change to the output, regenerate the goldens and review
+the diff:
+
+    PAPER_DIGEST_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py
+    git diff tests/golden/
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from generator.enrich import enrich
+from generator.read import read_sources
+from generator.render import render_pages
+from generator.settings import load_settings
+from tests.conftest import FIXTURES
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def render_fixture(project: Path) -> dict[str, str]:
+    settings = load_settings(project)
+    result = read_sources([FIXTURES / "small"], settings)
+    return render_pages(enrich(result.papers, settings), settings)
+
+
+def test_rendered_markdown_matches_goldens(project: Path) -> None:
+    files = render_fixture(project)
+    if os.environ.get("PAPER_DIGEST_UPDATE_GOLDEN"):
+        shutil.rmtree(GOLDEN, ignore_errors=True)
+        for rel, text in files.items():
+            path = GOLDEN / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    expected = {p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*") if p.is_file()}
+    assert set(files) == expected, "generated file set changed; see the module docstring to regenerate"
+    for rel, text in sorted(files.items()):
+        assert text == (GOLDEN / rel).read_text(encoding="utf-8"), f"{rel} differs from tests/golden/{rel}"
+
+
+def test_rendering_twice_gives_identical_bytes(project: Path) -> None:
+    assert render_fixture(project) == render_fixture(project)

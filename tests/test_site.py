@@ -1,0 +1,115 @@
+"""End to end: the default corpus builds into a strict MkDocs site, incrementally."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.build import build_site
+from generator.pipeline import generate
+from generator.settings import Settings, load_settings
+from tests.conftest import DEFAULT_CORPUS, copy_project, snapshot, write_tree
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, object]:
+    project = copy_project(tmp_path_factory.mktemp("e2e") / "project")
+    settings = load_settings(project)
+    report = generate([DEFAULT_CORPUS], settings)
+    build_site(settings)
+    return settings, report
+
+
+def test_default_corpus_gives_57_paper_pages(built) -> None:
+    settings, _ = built
+    pages = sorted((settings.site_path / "papers").glob("*/index.html"))
+    assert len(pages) == 57
+
+
+def test_papers_json_has_57_complete_entries(built) -> None:
+    settings, _ = built
+    records = json.loads((settings.site_path / "papers.json").read_text(encoding="utf-8"))
+    assert len(records) == 57
+    assert len({r["id"] for r in records}) == 57 and len({r["slug"] for r in records}) == 57
+    for record in records:
+        assert {"id", "slug", "url", "title", "title_inferred", "tags", "collection", "source", "abstract"} <= set(record)
+        assert record["title"] and not record["title"].lower().startswith(("untitled", "paper "))
+        assert record["tags"], f"{record['title']} has no tag"
+        assert all({"name", "slug", "kind"} <= set(tag) for tag in record["tags"])
+        assert (settings.site_path / record["url"] / "index.html").exists()
+
+
+def test_every_tag_has_a_page_listing_its_papers(built) -> None:
+    settings, _ = built
+    records = json.loads((settings.site_path / "papers.json").read_text(encoding="utf-8"))
+    tags = {t["slug"]: t["name"] for r in records for t in r["tags"]}
+    index = (settings.site_path / "tags" / "index.html").read_text(encoding="utf-8")
+    for slug in tags:
+        page = settings.site_path / "tags" / slug / "index.html"
+        assert page.exists(), slug
+        html = page.read_text(encoding="utf-8")
+        members = [r for r in records if any(t["slug"] == slug for t in r["tags"])]
+        assert all(f'/{r["slug"]}/' in html for r in members)
+        assert f'href="{slug}/"' in index
+
+
+def test_nav_stays_small(built) -> None:
+    settings, _ = built
+    home = (settings.site_path / "index.html").read_text(encoding="utf-8")
+    assert home.count('class="md-nav__link') < 20
+
+
+def test_search_index_holds_paper_titles(built) -> None:
+    settings, report = built
+    index = json.loads((settings.site_path / "search" / "search_index.json").read_text(encoding="utf-8"))
+    titles = {doc["title"] for doc in index["docs"]}
+    assert any(title.startswith("GRACE") for title in titles)
+
+
+def test_second_generate_writes_no_file_and_build_is_skipped(built) -> None:
+    settings, _ = built
+    docs_before = snapshot(settings.docs_path)
+    site_before = snapshot(settings.site_path)
+    report = generate([DEFAULT_CORPUS], settings)
+    result = build_site(settings)
+    assert report.render.written == [] and report.render.deleted == []
+    assert result.skipped
+    assert snapshot(settings.docs_path) == docs_before
+    assert snapshot(settings.site_path) == site_before
+
+
+def test_generated_markdown_and_json_are_byte_identical_across_projects(built, tmp_path: Path) -> None:
+    settings, _ = built
+    other = load_settings(copy_project(tmp_path / "again"))
+    generate([DEFAULT_CORPUS], other)
+    first = {k: v[1] for k, v in snapshot(settings.docs_path).items() if k.endswith((".md", ".json"))}
+    second = {k: v[1] for k, v in snapshot(other.docs_path).items() if k.endswith((".md", ".json"))}
+    assert first == second
+
+
+def test_removed_papers_lose_their_pages_and_hand_written_files_survive(project: Path) -> None:
+    settings = load_settings(project)
+    sources = write_tree(project / "in", {
+        "a.txt": "We introduce GRACE, a framework for contrastive learning.\n\n"
+                 "We propose ReaPER, a replay method for offline reinforcement learning.",
+    })
+    generate([sources], settings)
+    (sources / "a.txt").write_text("We introduce GRACE, a framework for contrastive learning.", encoding="utf-8")
+    report = generate([sources], settings)
+    assert any(rel.startswith("papers/") for rel in report.render.deleted)
+    assert len(list((settings.docs_path / "papers").glob("*.md"))) == 1
+    assert (settings.docs_path / "about.md").exists()
+
+
+def test_a_hand_written_file_in_the_way_is_never_overwritten(project: Path) -> None:
+    settings = load_settings(project)
+    (settings.docs_path / "index.md").write_text("my own home page", encoding="utf-8")
+    from generator.errors import DigestError
+
+    with pytest.raises(DigestError, match="hand-written"):
+        generate([DEFAULT_CORPUS], settings)
+    assert (settings.docs_path / "index.md").read_text(encoding="utf-8") == "my own home page"
