@@ -178,8 +178,11 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
 
 
 def _display_name(path: Path, settings: Settings) -> str:
-    """Name a file relative to the project when it lies inside it, for stable output."""
-    try:
-        return path.resolve().relative_to(settings.project_dir).as_posix()
-    except ValueError:
-        return path.as_posix()
+    """Name a file stably: relative to the project, else as given, else relative to the cwd."""
+    for base in (settings.project_dir, Path.cwd()):
+        try:
+            return path.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            if not path.is_absolute():
+                return path.as_posix()
+    return path.as_posix()

@@ -7,6 +7,7 @@ file is rewritten only when its content changes.
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import re
@@ -20,7 +21,7 @@ from slugify import slugify
 from .errors import DigestError
 from .model import Collection, Paper, Tag
 from .settings import Settings
-from .text import escape_line, to_markdown
+from .text import clean, escape_line, to_markdown
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +51,16 @@ class TagGroup:
     related: tuple[tuple[Tag, int], ...]
 
 
-def yaml_string(text: str) -> str:
-    """Quote text as a YAML scalar for front matter (JSON strings are valid YAML)."""
-    return json.dumps(" ".join(str(text).split()), ensure_ascii=True)
+def front_matter_string(text: str) -> str:
+    """Quote text for a front matter field, escaped for HTML.
+
+    Material inserts `title` and `description` into the page unescaped (in
+    <title>, the header and a <meta> attribute), so they are HTML-escaped here.
+    A JSON string is a valid YAML double-quoted scalar; non-ASCII stays as is
+    because YAML rejects the surrogate-pair escapes JSON would write for emoji.
+    Splitting on whitespace also removes line and paragraph separators.
+    """
+    return json.dumps(html.escape(" ".join(clean(str(text)).split()), quote=True), ensure_ascii=False)
 
 
 def attr_text(text: str) -> str:
@@ -73,7 +81,7 @@ def make_environment(templates_dir: Path) -> Environment:
         # Markdown, not HTML: untrusted text goes through the md filters instead.
         autoescape=select_autoescape(enabled_extensions=(), default=False),
     )
-    env.filters.update(md=to_markdown, md_text=escape_line, yaml=yaml_string, attr=attr_text)
+    env.filters.update(md=to_markdown, md_text=escape_line, yaml=front_matter_string, attr=attr_text)
     return env
 
 

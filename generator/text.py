@@ -100,7 +100,10 @@ def _is_bidi_control(ch: str) -> bool:
 def to_markdown(text: str) -> str:
     """Return `text` as inert Markdown: emphasis, links and math, nothing else."""
     body, tokens = _lift(clean(text))
-    markdown = _protect_line_start(escape_markdown(body, markers=True))
+    markdown = escape_markdown(body, markers=True)
+    if body[:1] not in _MARKERS and body[:1] != _OPEN:
+        # Emphasis or a lifted span at the start is ours; anything else may not start a block.
+        markdown = _protect_line_start(markdown)
     return _PLACEHOLDER.sub(lambda m: _render_token(tokens[int(m.group(1))]), markdown)
 
 
@@ -265,6 +268,9 @@ def _render_token(token: _Token) -> str:
 def _plain_token(token: _Token) -> str:
     if token.kind in ("math", "display"):
         return _math_to_plain(token.text)
+    if token.kind == "link" and token.url.rstrip("/") not in (token.text.rstrip("/"), "https://" + token.text):
+        # Plain text keeps the target too: it is searchable and nothing is lost.
+        return f"{token.text} ({token.url})"
     return token.text
 
 
@@ -280,8 +286,14 @@ def _safe_url(url: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _math_to_plain(tex: str) -> str:
+    protected = _LATEX_LITERALS.sub(r"\\\1", tex).replace("^", _CARET)
     try:
-        text = LatexNodes2Text(math_mode="text", strict_latex_spaces=True).latex_to_text(tex)
-    except Exception:  # noqa: BLE001
+        text = _math_converter().latex_to_text(protected).replace(_CARET, "^")
+    except Exception:  # noqa: BLE001 - any parser failure falls back to the source
         text = tex
     return _SPACES.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=1)
+def _math_converter() -> LatexNodes2Text:
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)

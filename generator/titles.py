@@ -90,9 +90,14 @@ class InferredTitle:
     name: str = ""
 
 
+# Titles come from the opening of an abstract; reading further only costs time
+# (a pathological 1 MB abstract must not make the regexes crawl).
+_READ_CHARS = 6000
+
+
 def infer_title(abstract: str, max_chars: int = 110) -> InferredTitle:
     """Return a specific, clean title for an abstract."""
-    raw = clean(abstract)
+    raw = clean(abstract[:_READ_CHARS])
     # URLs are never part of a title; remove them before reading the sentences.
     plain = _URL_IN_TEXT.sub("", to_plain(raw))
     name, expansion = find_own_name_with_expansion(raw, plain)

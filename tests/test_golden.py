@@ -13,6 +13,8 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 from generator.enrich import enrich
 from generator.read import read_sources
 from generator.render import render_pages
@@ -22,14 +24,16 @@ from tests.conftest import FIXTURES
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
-def render_fixture(project: Path) -> dict[str, str]:
+def render_fixture(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    # Sources are named relative to the working folder, as a user would type them.
+    monkeypatch.chdir(FIXTURES.parent)
     settings = load_settings(project)
-    result = read_sources([FIXTURES / "small"], settings)
+    result = read_sources([Path("fixtures") / "small"], settings)
     return render_pages(enrich(result.papers, settings), settings)
 
 
-def test_rendered_markdown_matches_goldens(project: Path) -> None:
-    files = render_fixture(project)
+def test_rendered_markdown_matches_goldens(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = render_fixture(project, monkeypatch)
     if os.environ.get("PAPER_DIGEST_UPDATE_GOLDEN"):
         shutil.rmtree(GOLDEN, ignore_errors=True)
         for rel, text in files.items():
@@ -42,5 +46,5 @@ def test_rendered_markdown_matches_goldens(project: Path) -> None:
         assert text == (GOLDEN / rel).read_text(encoding="utf-8"), f"{rel} differs from tests/golden/{rel}"
 
 
-def test_rendering_twice_gives_identical_bytes(project: Path) -> None:
-    assert render_fixture(project) == render_fixture(project)
+def test_rendering_twice_gives_identical_bytes(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert render_fixture(project, monkeypatch) == render_fixture(project, monkeypatch)

@@ -1,0 +1,124 @@
+"""The hostile corpus builds into an inert site: nothing in an abstract becomes markup."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from generator.build import build_site
+from generator.pipeline import generate
+from generator.settings import load_settings
+from generator.text import to_plain
+from tests.conftest import copy_project
+from tests.hostile_cases import cases, hostile_digest
+from tests.htmlscan import scan
+
+pytestmark = pytest.mark.slow
+
+# What content may produce inside <article>: paragraphs, links, emphasis, math spans,
+# and the page's own structure (headings, tag chips, admonitions, details, lists).
+ALLOWED_IN_ARTICLE = {"h1", "h2", "p", "a", "strong", "em", "span", "div", "ul", "li", "details", "summary", "code"}
+UNSAFE_URL = re.compile(r"^\s*(?:javascript|data|vbscript):", re.I)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory):
+    project = copy_project(tmp_path_factory.mktemp("hostile") / "project")
+    (project / "in").mkdir()
+    (project / "in" / "hostile.txt").write_text(hostile_digest(), encoding="utf-8")
+    settings = load_settings(project)
+    report = generate([project / "in"], settings)
+    build_site(settings)  # strict: any MkDocs warning fails here
+    records = json.loads((settings.site_path / "papers.json").read_text(encoding="utf-8"))
+    return settings, report, records
+
+
+def page_of(settings, record) -> Path:
+    return settings.site_path / record["url"] / "index.html"
+
+
+def test_every_case_gets_a_page(site) -> None:
+    _, report, records = site
+    assert len(records) == len(cases()) >= 40
+    assert not [p for p in report.problems if p.level != "info"]
+
+
+def test_pages_carry_only_the_themes_own_scripts(site) -> None:
+    settings, _, records = site
+    baseline = scan(settings.site_path / "about" / "index.html")
+    theme_scripts = scripts_of(baseline)
+    for record in records:
+        assert scripts_of(scan(page_of(settings, record))) == theme_scripts, record["title"]
+
+
+def scripts_of(page) -> list[tuple[str, str, str]]:
+    """Return a page's script elements as (src without ../ prefixes, type, id)."""
+    return sorted(
+        (re.sub(r"^(?:\.\./)+", "", a.get("src") or ""), a.get("type") or "", a.get("id") or "")
+        for tag, a in page.elements
+        if tag == "script"
+    )
+
+
+def test_no_event_handlers_or_unsafe_urls_anywhere(site) -> None:
+    settings, _, records = site
+    for record in records:
+        for tag, attrs in scan(page_of(settings, record)).elements:
+            for name, value in attrs.items():
+                assert not name.lower().startswith("on"), (record["title"], tag, name)
+                if name in ("href", "src", "action", "formaction", "data", "xlink:href"):
+                    assert not UNSAFE_URL.match(value or ""), (record["title"], tag, value)
+
+
+def test_content_injects_no_element(site) -> None:
+    settings, _, records = site
+    for record in records:
+        tags = {tag for tag, _ in scan(page_of(settings, record)).article_elements}
+        assert tags <= ALLOWED_IN_ARTICLE, (record["title"], tags - ALLOWED_IN_ARTICLE)
+
+
+def test_template_syntax_is_shown_literally_and_never_evaluated(site) -> None:
+    settings, _, records = site
+    by_case = {r["abstract"][:7]: r for r in records}
+    text = scan(page_of(settings, by_case["Case 14"])).article_text
+    assert "{{ 7*7 }}" in text and "49" not in text
+    text = scan(page_of(settings, by_case["Case 15"])).article_text
+    assert "{% raw %}{{ config }}{% endraw %}" in text
+
+
+def test_markup_in_text_is_visible_as_text(site) -> None:
+    settings, _, records = site
+    by_case = {r["abstract"][:7]: r for r in records}
+    assert '<script>alert("xss")</script>' in scan(page_of(settings, by_case["Case 01"])).article_text
+    assert "<EOS>" in scan(page_of(settings, by_case["Case 06"])).article_text
+    # Entities are decoded once: "&amp;lt;b&amp;gt;" shows as "&lt;b&gt;".
+    assert "&lt;b&gt;" in scan(page_of(settings, by_case["Case 08"])).article_text
+    assert "# Heading attempt" in scan(page_of(settings, by_case["Case 17"])).article_text
+
+
+def test_every_cases_visible_words_are_on_its_page(site) -> None:
+    settings, _, records = site
+    for record in records:
+        page = unicodedata.normalize("NFC", scan(page_of(settings, record)).article_text)
+        words = set(re.findall(r"[A-Za-z0-9]{2,}", to_plain(record["abstract"])))
+        missing = sorted(w for w in words if w not in page)
+        assert not missing, (record["title"], missing[:10])
+
+
+def test_titles_and_slugs_stay_short_and_safe(site) -> None:
+    _, _, records = site
+    for record in records:
+        assert len(record["title"]) <= 111
+        assert re.fullmatch(r"[a-z0-9-]{1,70}", record["slug"]), record["slug"]
+        assert not any(ch in record["title"] for ch in "\x00\u202e\u2066\u200b")
+
+
+def test_bidi_and_control_characters_are_removed(site) -> None:
+    settings, _, records = site
+    for record in records:
+        text = scan(page_of(settings, record)).article_text
+        assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]", text), record["title"]
