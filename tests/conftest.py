@@ -70,3 +70,35 @@ def snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
         for p in sorted(folder.rglob("*"))
         if p.is_file()
     }
+
+
+@pytest.fixture(scope="session")
+def default_site(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """The default corpus generated and built once for the whole session."""
+    from generator.build import build_site
+    from generator.pipeline import generate
+
+    project = copy_project(tmp_path_factory.mktemp("default-site") / "project")
+    settings = load_settings(project)
+    generate([DEFAULT_CORPUS], settings)
+    build_site(settings)
+    return settings
+
+
+@pytest.fixture(scope="session")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory):
+    """The hostile corpus generated and built once: (settings, report, papers.json records)."""
+    import json
+
+    from generator.build import build_site
+    from generator.pipeline import generate
+    from tests.hostile_cases import hostile_digest
+
+    project = copy_project(tmp_path_factory.mktemp("hostile") / "project")
+    (project / "in").mkdir()
+    (project / "in" / "hostile.txt").write_text(hostile_digest(), encoding="utf-8")
+    settings = load_settings(project)
+    report = generate([project / "in"], settings)
+    build_site(settings)  # strict: any MkDocs warning fails here
+    records = json.loads((settings.site_path / "papers.json").read_text(encoding="utf-8"))
+    return settings, report, records

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from pathlib import Path
 
 import pytest
 
-from generator.build import build_site
-from generator.pipeline import generate
-from generator.settings import load_settings
 from generator.text import to_plain
-from tests.conftest import copy_project
-from tests.hostile_cases import cases, hostile_digest
+from tests.hostile_cases import cases
 from tests.htmlscan import scan
 
 pytestmark = pytest.mark.slow
@@ -26,15 +21,8 @@ UNSAFE_URL = re.compile(r"^\s*(?:javascript|data|vbscript):", re.I)
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory):
-    project = copy_project(tmp_path_factory.mktemp("hostile") / "project")
-    (project / "in").mkdir()
-    (project / "in" / "hostile.txt").write_text(hostile_digest(), encoding="utf-8")
-    settings = load_settings(project)
-    report = generate([project / "in"], settings)
-    build_site(settings)  # strict: any MkDocs warning fails here
-    records = json.loads((settings.site_path / "papers.json").read_text(encoding="utf-8"))
-    return settings, report, records
+def site(hostile_site):
+    return hostile_site
 
 
 def page_of(settings, record) -> Path:

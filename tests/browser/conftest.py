@@ -1,0 +1,109 @@
+"""Browser fixtures: a static server on 127.0.0.1 and Debian's Chromium through playwright."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # keep test output readable
+        pass
+
+
+@dataclass
+class Server:
+    """A static file server for one built site."""
+
+    root: Path
+    url: str
+    httpd: http.server.ThreadingHTTPServer
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def serve(root: Path) -> Server:
+    """Serve `root` on a free port of 127.0.0.1 in a background thread."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return Server(root, f"http://127.0.0.1:{httpd.server_address[1]}/", httpd)
+
+
+@pytest.fixture(scope="session")
+def site_server(default_site) -> Iterator[Server]:
+    server = serve(default_site.site_path)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium")
+    if executable is None:
+        pytest.fail("Debian's chromium is not installed: run `bash .ci/run`, which installs it")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@dataclass
+class Watch:
+    """What a page did that a reader would not want: console errors, outside requests, dialogs."""
+
+    errors: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page at desktop size that records errors, outside requests and dialogs."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    watch = Watch()
+    page.on("console", lambda m: watch.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: watch.errors.append(str(e)))
+    page.on("dialog", lambda d: (watch.dialogs.append(d.message), d.dismiss()))
+
+    def on_request(request) -> None:
+        host = urlparse(request.url).hostname
+        if request.url.startswith(("http:", "https:", "ws:", "wss:")) and host != "127.0.0.1":
+            watch.outside.append(request.url)
+
+    page.on("request", on_request)
+    page.watch = watch
+    yield page
+    context.close()
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a screenshot of the page as a test artifact."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
