@@ -143,6 +143,24 @@ def check_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | N
         sys.exit(1)
 
 
+@main.command("diff")
+@click.argument("old", type=click.Path(exists=True, path_type=Path))
+@click.argument("new", type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file.")
+def diff_command(old: Path, new: Path, output: Path | None) -> None:
+    """Compare two papers.json files (or built sites) and print a Markdown change report."""
+    from .diff import diff_papers, load_papers, to_markdown
+
+    try:
+        report = to_markdown(diff_papers(load_papers(old), load_papers(new)))
+    except DigestError as error:
+        _fail(error)
+    if output:
+        output.write_text(report, encoding="utf-8")
+    else:
+        click.echo(report)
+
+
 @main.command("serve")
 @_sources_argument
 @_project_option
