@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
@@ -33,6 +34,13 @@ _strict_option = click.option(
     "--strict", is_flag=True, default=None, help="Treat any skipped or suspicious input as an error."
 )
 _sources_argument = click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
+_format_option = click.option(
+    "--format",
+    "input_format",
+    type=click.Choice(["auto", "text", "jsonl", "json", "csv", "tsv", "bib", "arxiv"]),
+    default=None,
+    help="Reader for every source (default: auto, chosen by each file's ending).",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,12 +56,14 @@ def main(verbose: bool) -> None:
 
 
 def _fail(error: DigestError) -> None:
-    console.print(f"[bold red]error:[/] {error}", markup=True, highlight=False, soft_wrap=True)
+    console.print(f"[bold red]error:[/] {escape(str(error))}", markup=True, highlight=False, soft_wrap=True)
     sys.exit(1)
 
 
-def _run_generate(sources: tuple[Path, ...], project_dir: Path, strict: bool | None) -> GenerateReport:
-    settings = load_settings(project_dir, strict=strict)
+def _run_generate(
+    sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None = None
+) -> GenerateReport:
+    settings = load_settings(project_dir, strict=strict, input_format=input_format)
     with console.status("Starting") as status:
         return generate(sources, settings, progress=lambda message: status.update(message + " …"))
 
@@ -75,10 +85,15 @@ def _summary(report: GenerateReport, started: float, built: str | None = None) -
 
 
 def _problems(problems) -> None:
-    shown = [p for p in problems if p.level in ("error", "warning")]
+    skipped = [p for p in problems if p.level == "error"]
+    warnings = [p for p in problems if p.level == "warning"]
     merged = [p for p in problems if p.level == "info"]
-    for problem in shown:
-        console.print(f"[yellow]{problem.level}:[/] {problem}", markup=True, highlight=False)
+    if skipped:
+        console.print(f"Skipped {len(skipped)} bad records:")
+        for problem in skipped:
+            console.print(f"  {problem}", markup=False, highlight=False)
+    for problem in warnings:
+        console.print(f"warning: {problem}", markup=False, highlight=False)
     if merged:
         console.print(f"Merged {len(merged)} duplicate abstracts:")
         for problem in merged:
@@ -89,11 +104,12 @@ def _problems(problems) -> None:
 @_sources_argument
 @_project_option
 @_strict_option
-def generate_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None) -> None:
+@_format_option
+def generate_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None) -> None:
     """Write the Markdown pages and papers.json into the docs dir (no site build)."""
     started = time.perf_counter()
     try:
-        report = _run_generate(sources, project_dir, strict)
+        report = _run_generate(sources, project_dir, strict, input_format)
     except DigestError as error:
         _fail(error)
     _summary(report, started)
@@ -103,12 +119,15 @@ def generate_command(sources: tuple[Path, ...], project_dir: Path, strict: bool 
 @_sources_argument
 @_project_option
 @_strict_option
+@_format_option
 @click.option("--force", is_flag=True, help="Run MkDocs even when no page changed.")
-def build_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None, force: bool) -> None:
+def build_command(
+    sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None, force: bool
+) -> None:
     """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs."""
     started = time.perf_counter()
     try:
-        report = _run_generate(sources, project_dir, strict)
+        report = _run_generate(sources, project_dir, strict, input_format)
         settings = load_settings(project_dir)
         with console.status("Building the site with MkDocs …"):
             result = build_site(settings, force=force)
@@ -122,9 +141,10 @@ def build_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | N
 @click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
 @_project_option
 @_strict_option
-def check_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None) -> None:
+@_format_option
+def check_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None) -> None:
     """Parse SOURCES and report counts, duplicates and problems; exit 1 on errors."""
-    settings = load_settings(project_dir, strict=strict)
+    settings = load_settings(project_dir, strict=strict, input_format=input_format)
     try:
         result = read_sources(sources_or_default(sources, settings), settings)
     except DigestError as error:
@@ -203,7 +223,7 @@ def _watch_sources(paths: list[Path], sources: tuple[Path, ...], project_dir: Pa
                 report = generate(sources, load_settings(project_dir))
                 console.print(f"Sources changed: {len(report.render.written)} pages rewritten")
             except DigestError as error:
-                console.print(f"[bold red]error:[/] {error}", markup=True)
+                console.print(f"[bold red]error:[/] {escape(str(error))}", markup=True)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter, defaultdict
 from dataclasses import replace
 
 from slugify import slugify
@@ -10,7 +11,9 @@ from slugify import slugify
 from .areas import load_model
 from .model import Paper
 from .settings import Settings
-from .tags import area_tags, fold_topics, load_topics, match_topics
+from .areas import load_taxonomy
+from .model import Tag
+from .tags import area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
 from .text import to_plain
 from .titles import infer_title, sentences, unique_titles
 
@@ -36,6 +39,22 @@ def summarize(plain: str, max_chars: int) -> str:
     return first[: max_chars - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
 
 
+def _without_area_names(tags: list[Tag], area_slugs: set[str]) -> list[Tag]:
+    # A topic spelled like an area ("Reinforcement Learning" as a keyword) would share
+    # the area's page; the area already groups those papers.
+    return [tag for tag in tags if tag.slug not in area_slugs]
+
+
+def _consistent_names(per_paper: list[list[Tag]]) -> list[list[Tag]]:
+    """Give every tag one display name across the digest: its most common spelling."""
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    for tags in per_paper:
+        for tag in tags:
+            spellings[tag.slug][tag.name] += 1
+    names = {slug: sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] for slug, c in spellings.items()}
+    return [[replace(tag, name=names[tag.slug]) for tag in tags] for tags in per_paper]
+
+
 def enrich(papers: list[Paper], settings: Settings) -> list[Paper]:
     """Give every paper a title, slug, summary and tags; return them in input order."""
     # All titles and topics are gathered first: uniqueness and topic sizes are
@@ -53,7 +72,14 @@ def enrich(papers: list[Paper], settings: Settings) -> list[Paper]:
     titles = unique_titles(titles, [""] * len(titles))
 
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None)
-    candidates = [match_topics(f"{title}. {plain}", topics) for title, plain in zip(base_titles, plains, strict=True)]
+    area_slugs = {tag_slug(area.name) for area in load_taxonomy()}
+    candidates = [
+        _without_area_names(
+            merge_tags(match_topics(f"{title}. {plain}", topics), keyword_tags(paper.keywords, topics)), area_slugs
+        )
+        for paper, title, plain in zip(papers, base_titles, plains, strict=True)
+    ]
+    candidates = _consistent_names(candidates)
     folded = fold_topics(
         candidates,
         settings.min_topic_papers,

@@ -16,9 +16,12 @@ class Source:
     file: str
     paragraph: int
     line: int
+    #: What `paragraph` counts: paragraphs of a text digest, or records of a structured file.
+    unit: str = "paragraph"
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line} (paragraph {self.paragraph})"
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where} ({self.unit} {self.paragraph})"
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,13 @@ class Paper:
     summary: str = ""
     tags: tuple[Tag, ...] = ()
     also_in: tuple[Source, ...] = field(default=())
+    #: Fields a structured source may give (JSON, CSV, BibTeX, arXiv); empty otherwise.
+    authors: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    given_area: str = ""
+    link: str = ""
+    year: str = ""
+    source_id: str = ""
 
     @property
     def title_inferred(self) -> bool:

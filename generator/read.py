@@ -18,12 +18,15 @@ from typing import Iterable
 from .errors import DigestError
 from .hyphenation import dehyphenate
 from .model import Paper, Problem, Source
+from .records import FORMATS, RawRecord, build_paper, format_of, iter_records, to_paper
 from .settings import Settings
 
 log = logging.getLogger(__name__)
 
 #: File endings read as plain-text digests.
 TEXT_SUFFIXES = (".txt", ".text", ".md")
+#: Every file ending a folder is searched for.
+ALL_SUFFIXES = TEXT_SUFFIXES + tuple(FORMATS)
 
 # Words after a collection name in a header line: "ICLR 2026 Papers", "... 论文列表".
 _HEADER_SUFFIX = re.compile(
@@ -132,9 +135,9 @@ def expand_sources(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES)
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in ALL_SUFFIXES)
             if not found:
-                raise DigestError(f"{path}: no digest files ({', '.join(TEXT_SUFFIXES)}) in this folder")
+                raise DigestError(f"{path}: no digest files ({', '.join(ALL_SUFFIXES)}) in this folder")
             files.extend(found)
         elif path.is_file():
             files.append(path)
@@ -151,30 +154,57 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
         name = _display_name(path, settings)
         result.files.append(name)
         text = decode(path.read_bytes(), name)
-        collection, paragraphs = parse_digest(text, settings.default_collection or path.stem)
-        if not paragraphs:
+        fmt = format_of(path, settings.input_format)
+        before = len(result.papers)
+        if fmt == "text":
+            collection, paragraphs = parse_digest(text, settings.default_collection or path.stem)
+            for paragraph in paragraphs:
+                if not dedupe_key(paragraph.text):
+                    result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
+                    continue
+                paper = Paper(
+                    id=paper_id(paragraph.text),
+                    abstract=paragraph.text,
+                    collection=collection,
+                    source=Source(name, paragraph.number, paragraph.line),
+                )
+                _add(result, seen, paper)
+        else:
+            for item in iter_records(path, name, fmt, text):
+                if isinstance(item, Problem):
+                    result.problems.append(item)
+                    continue
+                _add_record(result, seen, item, name, settings.default_collection or path.stem)
+        if len(result.papers) == before and not any(p.file == name for p in result.problems):
             result.problems.append(Problem("warning", name, None, "no abstracts in this file"))
-            continue
-        for paragraph in paragraphs:
-            source = Source(name, paragraph.number, paragraph.line)
-            pid = paper_id(paragraph.text)
-            if not dedupe_key(paragraph.text):
-                result.problems.append(
-                    Problem("warning", name, paragraph.line, "paragraph has no words; skipped")
-                )
-                continue
-            if pid in seen:
-                index = seen[pid]
-                first = result.papers[index]
-                result.papers[index] = replace(first, also_in=first.also_in + (source,))
-                result.problems.append(
-                    Problem("info", name, paragraph.line, f"same abstract as {first.source}; merged into one page")
-                )
-                continue
-            seen[pid] = len(result.papers)
-            result.papers.append(Paper(id=pid, abstract=paragraph.text, collection=collection, source=source))
     log.info("read %d papers from %d files", len(result.papers), len(result.files))
     return result
+
+
+def _add_record(result: ReadResult, seen: dict[str, int], record: RawRecord, name: str, collection: str) -> None:
+    try:
+        values, source = to_paper(record, name, collection)
+    except (ValueError, TypeError) as exc:
+        result.problems.append(
+            Problem("error", name, record.line or None, f"record {record.index}: {exc}; skipped")
+        )
+        return
+    _add(result, seen, build_paper(values, source, paper_id(values["abstract"])))
+
+
+def _add(result: ReadResult, seen: dict[str, int], paper: Paper) -> None:
+    """Add a paper, or merge it into the earlier paper with the same abstract."""
+    if paper.id in seen:
+        index = seen[paper.id]
+        first = result.papers[index]
+        result.papers[index] = replace(first, also_in=first.also_in + (paper.source,))
+        result.problems.append(
+            Problem("info", paper.source.file, paper.source.line or None,
+                    f"{paper.source.unit} {paper.source.paragraph}: same abstract as {first.source}; merged into one page")
+        )
+        return
+    seen[paper.id] = len(result.papers)
+    result.papers.append(paper)
 
 
 def _display_name(path: Path, settings: Settings) -> str:

@@ -15,6 +15,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from urllib.parse import quote
+
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from slugify import slugify
 
@@ -68,6 +70,14 @@ def attr_text(text: str) -> str:
     return _ATTR_SAFE.sub("", str(text))
 
 
+def web_url(url: str) -> str:
+    """Return an http(s) URL made safe for a Markdown link target, or '' for anything else."""
+    url = str(url).strip()
+    if not re.match(r"https?://[^\s<>]+$", url, re.I):
+        return ""
+    return quote(url, safe="/:?#[]@!$&'()*+,;=%~.-_")
+
+
 def make_environment(templates_dir: Path) -> Environment:
     """Return the Jinja2 environment for Markdown templates."""
     if not templates_dir.is_dir():
@@ -81,7 +91,9 @@ def make_environment(templates_dir: Path) -> Environment:
         # Markdown, not HTML: untrusted text goes through the md filters instead.
         autoescape=select_autoescape(enabled_extensions=(), default=False),
     )
-    env.filters.update(md=to_markdown, md_text=escape_line, yaml=front_matter_string, attr=attr_text)
+    env.filters.update(
+        md=to_markdown, md_text=escape_line, yaml=front_matter_string, attr=attr_text, web_url=web_url
+    )
     return env
 
 
@@ -140,13 +152,23 @@ def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
             ],
             "collection": p.collection,
             "collection_url": collections[p.collection].url,
-            "source": {"file": p.source.file, "paragraph": p.source.paragraph, "line": p.source.line},
-            "also_in": [{"file": s.file, "paragraph": s.paragraph, "line": s.line} for s in p.also_in],
+            "source": _source_json(p.source),
+            "also_in": [_source_json(s) for s in p.also_in],
+            "authors": list(p.authors),
+            "keywords": list(p.keywords),
+            "given_area": p.given_area,
+            "year": p.year,
+            "source_url": p.link,
+            "source_id": p.source_id,
             "abstract": p.abstract,
         }
         for p in papers
     ]
     return json.dumps(records, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+
+
+def _source_json(source) -> dict:
+    return {"file": source.file, source.unit: source.paragraph, "line": source.line}
 
 
 def render_pages(papers: list[Paper], settings: Settings) -> dict[str, str]:

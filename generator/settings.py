@@ -48,6 +48,8 @@ class Settings:
     max_title_chars: int = 110
     #: Longest one-line summary on index pages, in characters.
     max_summary_chars: int = 220
+    #: Reader for every source: auto (by file ending), text, jsonl, json, csv, tsv, bib or arxiv.
+    input_format: str = "auto"
     #: Turn every skipped or suspicious record into an error.
     strict: bool = False
 

@@ -124,6 +124,54 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
     return found
 
 
+def normalise_keyword(keyword: str) -> str:
+    """Return the key two spellings of one keyword share ("Offline-RL" and "offline RL")."""
+    words = re.sub(r"[\s_-]+", " ", keyword.casefold()).strip(" .;:")
+    return re.sub(r"(?<=[a-z]{3})s\b", "", words)
+
+
+def keyword_tags(keywords: tuple[str, ...], topics: tuple[Topic, ...]) -> list[Tag]:
+    """Turn the keywords a source gives into topic tags.
+
+    A keyword that names a vocabulary topic (by its phrases or acronyms) becomes
+    that topic; any other keyword becomes a topic of its own, which shows on the
+    site once enough papers share it.
+    """
+    tags: dict[str, Tag] = {}
+    for keyword in keywords:
+        clean_keyword = " ".join(keyword.split())
+        if not re.search(r"\w", clean_keyword) or len(clean_keyword) > 60:
+            continue
+        evidence = (f"keyword: {clean_keyword}",)
+        matched = [
+            topic for topic in topics
+            if (topic.phrase_pattern and topic.phrase_pattern.fullmatch(clean_keyword))
+            or (topic.acronym_pattern and topic.acronym_pattern.fullmatch(clean_keyword))
+        ]
+        if matched:
+            for topic in matched:
+                tags.setdefault(topic.slug, Tag(topic.name, topic.slug, "topic", 0.95, evidence))
+            continue
+        key = normalise_keyword(clean_keyword)
+        name = clean_keyword if any(c.isupper() for c in clean_keyword) else clean_keyword.title()
+        slug = tag_slug(key)
+        tags.setdefault(slug, Tag(name, slug, "topic", 0.9, evidence))
+    return list(tags.values())
+
+
+def merge_tags(inferred: list[Tag], given: list[Tag]) -> list[Tag]:
+    """Merge keyword tags into inferred topics: one tag per slug, evidence combined."""
+    merged: dict[str, Tag] = {tag.slug: tag for tag in inferred}
+    for tag in given:
+        if tag.slug in merged:
+            old = merged[tag.slug]
+            merged[tag.slug] = Tag(old.name, old.slug, old.kind, max(old.confidence, tag.confidence),
+                                   tag.evidence + old.evidence)
+        else:
+            merged[tag.slug] = tag
+    return sorted(merged.values(), key=lambda t: (-t.confidence, t.name))
+
+
 def area_tags(guesses: list[AreaGuess], second_ratio: float) -> list[Tag]:
     """Return the top area, and the second when it is nearly as likely."""
     tags = []

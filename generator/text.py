@@ -127,7 +127,7 @@ def escape_markdown(text: str, markers: bool = False) -> str:
 
 def escape_line(text: str) -> str:
     """Escape one line of plain text (a title, a name) for Markdown, block syntax included."""
-    return _protect_line_start(escape_markdown(" ".join(_PRIVATE_USE.sub("", clean(text)).split())))
+    return _protect_line_start(escape_markdown(" ".join(_PRIVATE_USE.sub("", clean(str(text))).split())))
 
 
 def _protect_line_start(markdown: str) -> str:
@@ -222,6 +222,10 @@ def _latex_converter() -> LatexNodes2Text:
             MacroTextSpec("texttt", simplify_repl=_wrap("")),
             MacroTextSpec("url", simplify_repl=_wrap("")),
             MacroTextSpec("textsc", simplify_repl=_wrap("")),
+            # Structure commands pasted with their text ("\\title{...}"): keep the text.
+            *(MacroTextSpec(name, simplify_repl=_wrap("")) for name in (
+                "title", "section", "subsection", "paragraph", "caption", "mbox", "text", "textrm",
+                "textnormal", "textsf", "textup", "footnote", "mathrm", "operatorname")),
             MacroTextSpec("underline", simplify_repl=_wrap("")),
             MacroTextSpec("texttimes", simplify_repl="\u00d7"),
             MacroTextSpec("times", simplify_repl="\u00d7"),
