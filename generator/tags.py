@@ -103,25 +103,97 @@ def _parse_topics(text: str, source: str) -> tuple[Topic, ...]:
     return tuple(topics)
 
 
-def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
-    """Return the topics an abstract supports, strongest first, with their evidence."""
-    found = []
-    for topic in topics:
-        score = 0.0
-        evidence: Counter[str] = Counter()
-        for pattern in (topic.phrase_pattern, topic.acronym_pattern):
-            if pattern is None:
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+@dataclass(frozen=True)
+class _Index:
+    """Every phrase of a vocabulary as word tuples, for one pass over an abstract's words."""
+
+    exact: dict[tuple[str, ...], tuple[int, ...]]
+    prefix: dict[tuple[str, ...], tuple[int, ...]]  # last word is a prefix ("molecul*")
+    acronyms: dict[str, tuple[int, ...]]
+    longest: int
+    #: Words (and word prefixes) a phrase can start with: the rest are skipped at once.
+    starts: frozenset[str]
+    prefix_lengths: tuple[int, ...]
+
+
+@lru_cache(maxsize=8)
+def _index(topics: tuple[Topic, ...]) -> _Index:
+    exact: dict[tuple[str, ...], list[int]] = {}
+    prefix: dict[tuple[str, ...], list[int]] = {}
+    acronyms: dict[str, list[int]] = {}
+    longest = 1
+    for number, topic in enumerate(topics):
+        for phrase in topic.phrases:
+            words = tuple(_TOKEN.findall(phrase.lower()))
+            if not words:
                 continue
-            for match in pattern.finditer(text):
-                phrase = match.group(0)
-                score += _PHRASE_WEIGHT if (" " in phrase or "-" in phrase) else 1.0
-                evidence[phrase.lower() if pattern is topic.phrase_pattern else phrase] += 1
+            longest = max(longest, len(words))
+            target = prefix if phrase.rstrip().endswith("*") else exact
+            target.setdefault(words, []).append(number)
+        for acronym in topic.acronyms:
+            acronyms.setdefault(acronym, []).append(number)
+    freeze = lambda d: {k: tuple(dict.fromkeys(v)) for k, v in d.items()}  # noqa: E731
+    starts = {words[0] for words in exact} | {words[0] for words in prefix}
+    lengths = tuple(sorted({len(words[-1]) for words in prefix}, reverse=True))
+    return _Index(freeze(exact), freeze(prefix), freeze(acronyms), longest, frozenset(starts), lengths)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
+    """Return the topics an abstract supports, strongest first, with their evidence.
+
+    One pass over the words: at each word, the longest phrase of each topic that
+    starts there counts (a plural matches its singular; "molecul*" any ending).
+    """
+    index = _index(topics)
+    spans = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(text)]
+    words = [w.lower() for _, _, w in spans]
+    scores: dict[int, float] = {}
+    evidence: dict[int, Counter[str]] = {}
+    covered: dict[int, int] = {}
+
+    def hit(topic: int, start: int, end: int, weight: float, shown: str) -> None:
+        if covered.get(topic, -1) > start:
+            return  # overlaps this topic's previous match
+        covered[topic] = end
+        scores[topic] = scores.get(topic, 0.0) + weight
+        evidence.setdefault(topic, Counter())[shown] += 1
+
+    starts, lengths = index.starts, index.prefix_lengths
+    for i, (_, _, original) in enumerate(spans):
+        found: dict[int, int] = {}
+        word = words[i]
+        if word in starts or _singular(word) in starts or any(word[:cut] in starts for cut in lengths):
+            for n in range(min(index.longest, len(words) - i), 0, -1):
+                key = tuple(words[i : i + n])
+                singular = key[:-1] + (_singular(key[-1]),)
+                for topic in index.exact.get(key, ()) + index.exact.get(singular, ()):
+                    found.setdefault(topic, n)
+                last = key[-1]
+                for cut in lengths:
+                    if cut <= len(last):
+                        for topic in index.prefix.get(key[:-1] + (last[:cut],), ()):
+                            found.setdefault(topic, n)
+        for topic, n in found.items():
+            shown = text[spans[i][0] : spans[i + n - 1][1]].lower()
+            hit(topic, i, i + n, _PHRASE_WEIGHT if n > 1 else 1.0, shown)
+        for topic in index.acronyms.get(original, ()):
+            if topic not in found:
+                hit(topic, i, i + 1, 1.0, original)
+    tags = []
+    for topic, score in scores.items():
         if score >= _MIN_SCORE:
             confidence = round(1.0 - math.exp(-score / 3.0), 3)
-            words = tuple(w for w, _ in sorted(evidence.items(), key=lambda kv: (-kv[1], kv[0]))[:5])
-            found.append(Tag(topic.name, topic.slug, "topic", confidence, words))
-    found.sort(key=lambda t: (-t.confidence, t.name))
-    return found
+            shown = tuple(w for w, _ in sorted(evidence[topic].items(), key=lambda kv: (-kv[1], kv[0]))[:5])
+            tags.append(Tag(topics[topic].name, topics[topic].slug, "topic", confidence, shown))
+    tags.sort(key=lambda t: (-t.confidence, t.name))
+    return tags
 
 
 def normalise_keyword(keyword: str) -> str:

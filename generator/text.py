@@ -78,23 +78,40 @@ class _Token:
     url: str = ""
 
 
+# Characters that may need removing: ASCII controls and everything outside ASCII.
+# Most abstracts are plain ASCII, so only the rare others are looked at one by one.
+_SUSPECT = re.compile(r"[^\x20-\x7e\n]")
+
+
 def clean(text: str) -> str:
     """Remove invisible and dangerous characters; decode HTML entities once; one line."""
-    text = html.unescape(text)
-    text = unicodedata.normalize("NFC", text)
-    text = "".join(
-        ch if unicodedata.category(ch) not in _DROP_CATEGORIES and not _is_bidi_control(ch)
-        else (" " if ch in "\t\n\r\f\v" else "")
-        for ch in text
-    )
+    if "&" in text:
+        text = html.unescape(text)
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+    text = _SUSPECT.sub(_replace_suspect, text)
     return _SPACES.sub(" ", text).strip()
 
 
+def _replace_suspect(match: re.Match[str]) -> str:
+    return _suspect_replacement(match.group(0))
+
+
 def _is_bidi_control(ch: str) -> bool:
-    # Bidi overrides and isolates can make text read in another order than it is stored.
+    # Bidi overrides and isolates can make text read in another order than it is stored;
+    # other format characters are invisible. Keep the emoji joiner and the soft hyphen.
     return "\u202a" <= ch <= "\u202e" or "\u2066" <= ch <= "\u2069" or ch in "\u200e\u200f\u061c" or (
         unicodedata.category(ch) == "Cf" and ch not in _KEEP_FORMAT and ch != "\u00ad"
     )
+
+
+@lru_cache(maxsize=4096)
+def _suspect_replacement(ch: str) -> str:
+    if ch in "\t\r\f\v":
+        return " "
+    if unicodedata.category(ch) in _DROP_CATEGORIES or _is_bidi_control(ch):
+        return ""
+    return ch
 
 
 def to_markdown(text: str) -> str:
