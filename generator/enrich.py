@@ -13,6 +13,7 @@ from .model import Paper
 from .settings import Settings
 from .areas import load_taxonomy
 from .model import Tag
+from .overrides import load_overrides
 from .tags import area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
 from .text import to_plain
 from .titles import infer_title, sentences, unique_titles
@@ -71,8 +72,10 @@ def enrich(papers: list[Paper], settings: Settings) -> list[Paper]:
     titles = unique_titles(base_titles, [paper.collection for paper in papers])
     titles = unique_titles(titles, [""] * len(titles))
 
-    topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None)
-    area_slugs = {tag_slug(area.name) for area in load_taxonomy()}
+    overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
+    topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
+    area_names = {area.name for area in load_taxonomy()}
+    area_slugs = {tag_slug(name) for name in area_names}
     candidates = [
         _without_area_names(
             merge_tags(match_topics(f"{title}. {plain}", topics), keyword_tags(paper.keywords, topics)), area_slugs
@@ -80,18 +83,24 @@ def enrich(papers: list[Paper], settings: Settings) -> list[Paper]:
         for paper, title, plain in zip(papers, base_titles, plains, strict=True)
     ]
     candidates = _consistent_names(candidates)
+    pins = [{tag_slug(n) for n in overrides.pin.get(paper.id, ()) if n not in area_names} for paper in papers]
+    for i, paper in enumerate(papers):
+        extra = [Tag(n, tag_slug(n), "topic", 1.0, ("pinned in the overrides file",))
+                 for n in overrides.pin.get(paper.id, ()) if n not in area_names]
+        candidates[i] = merge_tags(candidates[i], extra)
     folded = fold_topics(
         candidates,
         settings.min_topic_papers,
         settings.max_topic_share,
         settings.max_topics_per_paper,
         keys=[paper.id for paper in papers],
+        pinned=pins,
     )
     guesses = load_model().predict(plains) if papers else []
 
     enriched = []
     for i, paper in enumerate(papers):
-        tags = (*area_tags(guesses[i], settings.second_area_ratio), *folded[i])
+        tags = overrides.apply(paper.id, [*area_tags(guesses[i], settings.second_area_ratio), *folded[i]], area_names)
         enriched.append(
             replace(
                 paper,
@@ -99,7 +108,7 @@ def enrich(papers: list[Paper], settings: Settings) -> list[Paper]:
                 title_source=titled[i][1],
                 slug=paper_slug(base_titles[i], paper.id),
                 summary=summarize(plains[i], settings.max_summary_chars),
-                tags=tags,
+                tags=tuple(tags),
             )
         )
     log.info("enriched %d papers", len(enriched))

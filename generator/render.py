@@ -134,6 +134,17 @@ def group_by_tag(papers: list[Paper]) -> list[TagGroup]:
     return groups
 
 
+def topics_by_area(areas: list[TagGroup], topics: list[TagGroup]) -> dict[str, list[TagGroup]]:
+    """Place each topic under the area that holds most of its papers (ties: area name)."""
+    placed: dict[str, list[TagGroup]] = {group.tag.slug: [] for group in areas}
+    for topic in topics:
+        counts = Counter(t.slug for paper in topic.papers for t in paper.tags if t.kind == "area")
+        if counts:
+            home = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+            placed.setdefault(home, []).append(topic)
+    return placed
+
+
 def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
     """Return papers.json: one object per paper, in input order, byte-stable."""
     records = [
@@ -188,7 +199,9 @@ def render_pages(papers: list[Paper], settings: Settings) -> dict[str, str]:
     files["index.md"] = env.get_template("home.md.j2").render(
         **common, areas=areas, topics=topics, by_collection=by_collection, papers=papers
     )
-    files["tags/index.md"] = env.get_template("tags_index.md.j2").render(**common, areas=areas, topics=topics)
+    files["tags/index.md"] = env.get_template("tags_index.md.j2").render(
+        **common, areas=areas, topics=topics, topics_by_area=topics_by_area(areas, topics)
+    )
     for group in groups:
         files[group.tag.path] = env.get_template("tag.md.j2").render(**common, group=group)
     files["collections/index.md"] = env.get_template("collections_index.md.j2").render(

@@ -44,6 +44,8 @@ class Settings:
     second_area_ratio: float = 0.6
     #: Optional YAML file of topics that replaces the bundled vocabulary.
     topics_file: str = ""
+    #: YAML file that adds topics, renames or hides tags and pins tags to papers (used when present).
+    overrides_file: str = "tag-overrides.yaml"
     #: Longest title, in characters, before it is shortened at a word boundary.
     max_title_chars: int = 110
     #: Longest one-line summary on index pages, in characters.

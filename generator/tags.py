@@ -262,11 +262,13 @@ def fold_topics(
     max_share: float,
     max_per_paper: int,
     keys: list[str] | None = None,
+    pinned: list[set[str]] | None = None,
 ) -> list[list[Tag]]:
     """Keep topics with at least `min_papers` papers and at most `max_share` of the digest.
 
     A topic over the cap keeps its most confident papers; ties are broken by
     `keys` (the paper ids), so the result does not depend on the input order.
+    Tags in `pinned` (per paper) are the user's choice and are never folded.
     """
     count = len(topics_per_paper)
     keys = keys if keys is not None else [f"{i:09d}" for i in range(count)]
@@ -284,12 +286,14 @@ def fold_topics(
                 keep_members[slug] = {i for _, _, i in members[:cap]}
         folded = []
         for i, tags in enumerate(current):
+            mine = pinned[i] if pinned else set()
             kept = [
                 tag
                 for tag in tags
-                if sizes[tag.slug] >= min_papers and (tag.slug not in keep_members or i in keep_members[tag.slug])
+                if tag.slug in mine
+                or (sizes[tag.slug] >= min_papers and (tag.slug not in keep_members or i in keep_members[tag.slug]))
             ]
-            folded.append(kept[:max_per_paper])
+            folded.append(kept[: max(max_per_paper, len(mine))])
         if folded == current:
             break
         current = folded
