@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 
 from .text import clean, to_plain
 
@@ -30,24 +32,30 @@ _NOT_OWN_NAMES = frozenset(
 )
 _VERBS = r"(?:introduce|propose|present|develop|design|build|release|curate|construct|contribute|offer|put forward|formulate|establish)"
 _NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*(?:-\d+)?"
+# A name the text introduces has a capital letter somewhere ("WebShaper", "nnU-Net").
+_CAPITALISED_NAME = r"(?=[\w.+-]*[A-Z])" + _NAME
 _INTRO = re.compile(
     rf"\b(?:[Ww]e|[Tt]his (?:paper|work)|[Oo]ur (?:work|paper))\s+(?:also\s+|further\s+|first\s+|then\s+)?{_VERBS}s?\s+"
     rf"(?:(?:a|an|the)\s+)?(?:(?:new|novel|simple|unified|general|first|large-scale|scalable|lightweight|"
     rf"comprehensive|principled|efficient|effective)\s+)*"
-    rf"(?:(?:method|framework|approach|model|benchmark|dataset|algorithm|system|technique|paradigm|"
-    rf"architecture|pipeline|suite|toolkit|library|agent|strategy|metric|objective)\s+(?:called|named|dubbed|termed)?\s*)?"
-    rf"({_NAME})",
+    rf"(?:(?:[\w-]+\s+){{0,5}}?(?:method|framework|approach|model|benchmark|dataset|algorithm|system|technique|"
+    rf"paradigm|architecture|pipeline|suite|toolkit|library|agent|strategy|metric|objective|module|network|"
+    rf"environment|tool|loss|scheme|mechanism|platform|family|corpus)s?,?\s+(?:called\s+|named\s+|dubbed\s+|"
+    rf"termed\s+)?)?[\"“']?({_CAPITALISED_NAME})",
 )
 _CALLED = re.compile(rf"\b(?:called|named|dubbed|termed|coined|denoted(?: as| by)?)\s+[\"“']?({_NAME})")
 _APPOSITIVE = re.compile(rf"(?:^|[.;:]\s+|\bintroduc\w+\s+|\bpropos\w+\s+|\bpresent\w*\s+)({_NAME}),\s+(?:a|an|the)\s+")
 _ACRONYM = re.compile(r"((?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by)(?:\s+(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by|[a-z][\w-]*)){1,12})\s+\(([A-Z][A-Za-z0-9-]{1,15})\)")
 _BOLD_LETTERS = re.compile(r"((?:[A-Za-z-]*\*\*[A-Z]{1,3}\*\*[A-Za-z-]*\s*){2,})")
-_TEXTBF_LETTERS = re.compile(r"((?:[A-Za-z-]*\$?\\textbf\{[A-Z]{1,3}\}\$?[A-Za-z-]*\s*){2,})")
+_TEXTBF_LETTERS = re.compile(
+    r"((?:[A-Za-z-]*\$?\\textbf\{[A-Z]{1,3}\}\$?[A-Za-z-]*[\s/]*(?:(?:with|of|and|for|the|via|in|on|to|from)\s+)?){2,})"
+)
+_COINED_IN_PARENS = re.compile(r"[A-Za-z]\s+\(((?=[A-Za-z0-9-]*[a-z][A-Za-z0-9-]*[A-Z]|[A-Z][a-z]+[A-Z])[A-Z][A-Za-z0-9-]{2,24})\)")
 _BOLD_NAME = re.compile(rf"\*\*({_NAME})\*\*|\\textbf\{{({_NAME})\}}")
 _MACRO_NAME = re.compile(r"\\([A-Z][A-Za-z0-9]{1,20})\{\}")
 # A sentence ends at . ! ? after a word of two or more characters (not "e.g.",
 # "Fig.", "1."), before a capital.
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9%)\]\"”'][a-z0-9%)\]\"”'][.!?])\s+(?=[A-Z\"“(\[])")
+_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)\]\"”'][A-Za-z0-9%)\]\"”'][.!?])\s+(?=[A-Z\"“(\[])")
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|resp|cf|approx)\.$", re.I)
 _URL_IN_TEXT = re.compile(r"\s*\(?\b(?:https?://|www\.)\S+?(?=[.,;:!?)]*(?:\s|$))\)?", re.I)
 _LEADERS = re.compile(
@@ -68,7 +76,7 @@ _SUBJECT_VERB = re.compile(
 )
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+(?:(?:new|novel|simple|general|first|unified|principled)\s+)*", re.I)
 _CUT = re.compile(
-    r",\s+(?:which|where|while|whereas|and we|thereby|allowing|enabling|showing|achieving|leading|resulting|"
+    r",\s+(?:i\.e\.|e\.g\.|namely|revealing|which|where|while|whereas|and we|thereby|allowing|enabling|showing|achieving|leading|resulting|"
     r"making|demonstrating|providing|yielding|we)\b|;|\s+(?:which|thereby|while|whereas|so that|such that|"
     r"in order to|where)\s|:\s|\s+[-–—]\s|\s+and\s+(?:then\s+)?(?:show|find|demonstrate|prove|propose|introduce|"
     r"present|reveal|observe|provide|use|evaluate|apply|validate)\b",
@@ -120,11 +128,13 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
     """Return the paper's own name and, when the text spells it out, its expansion."""
     candidates: Counter[str] = Counter()
     expansions: dict[str, str] = {}
+    marked: set[str] = set()  # names the authors typeset as their own (bold letters, a macro)
     for match in _BOLD_LETTERS.finditer(raw):
         letters = "".join(re.findall(r"\*\*([A-Z]{1,3})\*\*", match.group(1)))
         if len(letters) >= 3:
             name = _acronym_with_suffix(letters, raw, match.end())
             candidates[name] += 6
+            marked.add(name)
             # "**L**ength-b**A**sed **S**t**E**p **R**eward shaping (LASER)"
             spelled = match.group(1).replace("**", "") + _words_before_paren(raw[match.end():])
             expansions[name] = " ".join(w[:1].upper() + w[1:].lower() for w in spelled.split())
@@ -132,8 +142,10 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
         letters = "".join(re.findall(r"\\textbf\{([A-Z]{1,3})\}", match.group(1)))
         if len(letters) >= 3:
             candidates[letters] += 6
+            marked.add(letters)
     for match in _MACRO_NAME.finditer(raw):
         candidates[match.group(1)] += 4
+        marked.add(match.group(1))
     for match in _BOLD_NAME.finditer(raw):
         candidates[match.group(1) or match.group(2)] += 3
     for match in _INTRO.finditer(plain):
@@ -142,21 +154,48 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
         candidates[match.group(1)] += 4
     for match in _APPOSITIVE.finditer(plain):
         candidates[match.group(1)] += 3
+    inside_expansions: set[str] = set()
     for match in _ACRONYM.finditer(plain):
-        if _expansion_matches(match.group(1), match.group(2)):
+        if _expansion_matches(match.group(1), match.group(2)) and _capitalised(match.group(1), match.group(2)):
+            # "Path of Least Resistance (PoLR)" names a contribution; "self-supervised learning (SSL)" a field.
             candidates[match.group(2)] += 3
+            inside_expansions.update(_trim_expansion(match.group(1), match.group(2)).split())
+            inside_expansions.discard(match.group(2))
+    for match in _COINED_IN_PARENS.finditer(plain):
+        # "World-Model-Based Policy Evaluation Environment (WorldGym), an ...": a coined name in parentheses.
+        candidates[match.group(1)] += 3
+    common = _common_names()
     best, best_score = "", 0.0
     for name, score in candidates.items():
-        if not _looks_like_name(name) or name in _NOT_OWN_NAMES:
+        if not looks_like_name(name) or name in _NOT_OWN_NAMES:
             continue
         # The paper's own name recurs; a baseline is mentioned once or twice.
         mentions = len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", plain))
         total = score + min(mentions, 6)
+        if name in common and name not in marked:
+            # Many other abstracts use this name: a baseline, benchmark or field term.
+            total -= 6
+        if name in inside_expansions:
+            # "DEtached value learning with Action Sequence (DEAS)": a word of the name's expansion.
+            total -= 6
         if total > best_score:
             best, best_score = name, total
     if best_score < 5:
         return "", ""
     return best, expansions.get(best, "")
+
+
+@lru_cache(maxsize=1)
+def _common_names() -> frozenset[str]:
+    text = resources.files("generator").joinpath("data/common_names.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def _capitalised(phrase: str, acronym: str) -> bool:
+    """Return True when the words spelling the acronym are mostly capitalised."""
+    words = [w for w in phrase.split() if w.lower() not in _SMALL_WORDS]
+    tail = words[-max(2, sum(c.isupper() for c in acronym)):]
+    return bool(tail) and sum(w[0].isupper() for w in tail) / len(tail) >= 0.5
 
 
 def _words_before_paren(text: str) -> str:
@@ -171,7 +210,8 @@ def _acronym_with_suffix(letters: str, raw: str, end: int) -> str:
     return spelled.group(1) if spelled else letters
 
 
-def _looks_like_name(word: str) -> bool:
+def looks_like_name(word: str) -> bool:
+    """Return True for words shaped like a method name: GRACE, VisionReasoner, M3-Agent."""
     if len(word) < 2 or len(word) > 30 or word.lower() in _SMALL_WORDS:
         return False
     upper = sum(c.isupper() for c in word)
@@ -182,9 +222,18 @@ def _looks_like_name(word: str) -> bool:
 
 
 def _expansion_matches(phrase: str, acronym: str) -> bool:
-    initials = "".join(w[0] for w in re.split(r"[\s-]+", phrase) if w and w[0].isupper())
+    """Return True when the phrase spells the acronym: its capitals, in order, end the phrase."""
     letters = "".join(c for c in acronym if c.isupper())
-    return len(letters) >= 2 and letters[:2] in initials
+    if len(letters) < 2:
+        return False
+    initials = "".join(w[0] for w in re.split(r"[\s-]+", phrase) if w and w[0].isupper())
+    capitals = "".join(c for c in phrase if c.isupper())
+    return letters[:2] in initials or _subsequence(letters, capitals[-2 * len(letters):])
+
+
+def _subsequence(needle: str, haystack: str) -> bool:
+    it = iter(haystack)
+    return all(c in it for c in needle)
 
 
 def describe(name: str, plain: str) -> str:
@@ -192,10 +241,15 @@ def describe(name: str, plain: str) -> str:
     escaped = re.escape(name)
     # "Generative Representation Learning via Contrastive Policy Optimization (GRACE)"
     for match in _ACRONYM.finditer(plain):
-        if match.group(2) == name:
+        if match.group(2) != name:
+            continue
+        if _expansion_matches(match.group(1), name):
             phrase = _trim_expansion(match.group(1), name)
-            if phrase:
-                return _title_case(phrase)
+        else:
+            # A coined name after what it is: "a World-Model-Based Policy Evaluation Environment (WorldGym)".
+            phrase = _clip(_ARTICLE.sub("", _LEADING_VERB.sub("", _LEADERS.sub("", match.group(1)))))
+        if phrase and len(phrase.split()) >= 2:
+            return _title_case(phrase)
     # "GRACE (Generative Representation Learning via ...)"
     after = re.search(rf"(?<![\w-]){escaped}\s+\(([^()]{{8,120}})\)", plain)
     if after and _expansion_matches(after.group(1), name):
@@ -217,20 +271,49 @@ def describe(name: str, plain: str) -> str:
     return ""
 
 
+_LEADING_VERB = re.compile(
+    r"^(?:(?:we|this (?:paper|work))\s+)?(?:\w+ly\s+)?(?:introduce|propose|present|develop|design|call|term|name|dub)[sd]?\s+",
+    re.I,
+)
+
+
 def _trim_expansion(phrase: str, acronym: str) -> str:
-    """Keep the tail of a capitalised phrase that spells the acronym."""
+    """Keep the tail of a phrase that spells the acronym ("... via Contrastive Policy Optimization").
+
+    The acronym's capitals are matched from the end against each word's capitals
+    (or its first letter); up to three words that match nothing may sit between.
+    """
     words = phrase.split()
-    letters = [c for c in acronym if c.isupper()]
-    # Walk back from the end until the capitalised words cover the acronym's letters.
-    covered, start = 0, len(words)
+    letters = [c.lower() for c in acronym if c.isupper()]
+    j, start, misses = len(letters) - 1, len(words), 0
     for i in range(len(words) - 1, -1, -1):
-        if words[i][0].isupper():
-            covered += 1
-        start = i
-        if covered >= len(letters) or (words[i][0].isupper() and words[i][0] == letters[0] and covered >= len(letters) - 1):
+        if j < 0:
             break
-    phrase = " ".join(words[start:])
-    return _ARTICLE.sub("", phrase)
+        word = words[i]
+        capitals = [c.lower() for c in word if c.isupper()] or [word[0].lower()]
+        k = len(capitals)
+        if letters[max(0, j - k + 1): j + 1] == capitals[-(j + 1):] or capitals[0] == letters[j]:
+            j -= min(k, j + 1) if letters[max(0, j - k + 1): j + 1] == capitals[-(j + 1):] else 1
+            start, misses = i, 0
+        elif word.lower() in _SMALL_WORDS or word[0].islower():
+            misses += 1
+            if misses > 3:
+                break
+        else:
+            break
+    if j >= 0 or start == len(words):
+        # Letters that do not follow word initials ("SCORER"): take the run of
+        # capitalised words (and small words between them) that ends the phrase.
+        start = len(words)
+        while start > 0 and (words[start - 1][:1].isupper() or (
+            words[start - 1].lower() in _SMALL_WORDS and start < len(words)
+        )):
+            start -= 1
+        while start < len(words) and words[start].lower() in _SMALL_WORDS:
+            start += 1
+        if len(words) - start < 2:
+            return ""
+    return _ARTICLE.sub("", _LEADING_VERB.sub("", " ".join(words[start:])))
 
 
 def _clip(text: str) -> str:
@@ -239,16 +322,18 @@ def _clip(text: str) -> str:
     if cut:
         text = text[: cut.start()]
     text = re.sub(r"\s*\([^()]*\)?$", "", text.strip())
-    words = text.split()
-    if len(words) > 10:
-        words = _drop_dangling(words[:10])
+    words = _drop_dangling(text.split()[:10])
     return " ".join(words).strip(" ,")
 
 
 def _drop_dangling(words: list[str]) -> list[str]:
     # A title must not end on "of", "and", "the": drop trailing small words.
-    while len(words) > 2 and (words[-1].lower() in _SMALL_WORDS or words[-1].endswith((",", "("))):
+    while len(words) > 2 and (
+        words[-1].lower() in _SMALL_WORDS or words[-1].endswith((",", "(")) or len(words[-1].strip(",.;:")) < 2
+    ):
         words = words[:-1]
+    if words:
+        words[-1] = words[-1].rstrip(",;:")
     return words
 
 
@@ -287,6 +372,10 @@ def headline(plain: str) -> str:
     else:
         phrase = _LEADERS.sub("", sentence)
     phrase = _ARTICLE.sub("", phrase.strip())
+    # "... this bottleneck by introducing a GPU-accelerated solver" -> the thing introduced.
+    by = re.search(r"\bby (?:introducing|proposing|developing|presenting|designing|building) (?:a |an |the )?(.{12,})", phrase)
+    if by and re.match(r"(?:this|these|the|that|such)\b", phrase, re.I):
+        phrase = by.group(1)
     cut = _CUT.search(phrase)
     if cut and len(phrase[: cut.start()].split()) >= _MIN_WORDS:
         phrase = phrase[: cut.start()]
