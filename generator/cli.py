@@ -186,25 +186,26 @@ def diff_command(old: Path, new: Path, output: Path | None) -> None:
 @_project_option
 @click.option("-a", "--dev-addr", default="127.0.0.1:8000", show_default=True, help="Address to serve on.")
 @click.option("--interval", default=1.0, show_default=True, help="Seconds between checks of the sources.")
-def serve_command(sources: tuple[Path, ...], project_dir: Path, dev_addr: str, interval: float) -> None:
+@_format_option
+def serve_command(
+    sources: tuple[Path, ...], project_dir: Path, dev_addr: str, interval: float, input_format: str | None
+) -> None:
     """Preview the site with live reload; regenerate when a source file changes."""
     from mkdocs.commands.serve import serve
 
-    settings = load_settings(project_dir)
+    settings = load_settings(project_dir, input_format=input_format)
     try:
-        _run_generate(sources, project_dir, None)
+        _run_generate(sources, project_dir, None, input_format)
     except DigestError as error:
         _fail(error)
     paths = sources_or_default(sources, settings)
-    watcher = threading.Thread(
-        target=_watch_sources, args=(paths, sources, project_dir, interval), daemon=True
-    )
+    watcher = threading.Thread(target=_watch_sources, args=(paths, sources, settings, interval), daemon=True)
     watcher.start()
     # MkDocs watches the docs dir: regenerated pages trigger its rebuild and live reload.
     serve(config_file=str(settings.resolve(settings.config_file)), dev_addr=dev_addr, livereload=True)
 
 
-def _watch_sources(paths: list[Path], sources: tuple[Path, ...], project_dir: Path, interval: float) -> None:
+def _watch_sources(paths: list[Path], sources: tuple[Path, ...], settings, interval: float) -> None:
     def snapshot() -> dict[Path, int]:
         files = {}
         for path in paths:
@@ -220,7 +221,7 @@ def _watch_sources(paths: list[Path], sources: tuple[Path, ...], project_dir: Pa
         if current != seen:
             seen = current
             try:
-                report = generate(sources, load_settings(project_dir))
+                report = generate(sources, settings)
                 console.print(f"Sources changed: {len(report.render.written)} pages rewritten")
             except DigestError as error:
                 console.print(f"[bold red]error:[/] {escape(str(error))}", markup=True)
