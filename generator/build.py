@@ -46,6 +46,27 @@ def tree_fingerprint(settings: Settings) -> str:
     return digest.hexdigest()
 
 
+def search_engine_of(settings: Settings) -> str:
+    """Return the search engine the generator chose for the pages in the docs dir."""
+    from .render import SEARCH_ENGINE_FILE
+
+    path = settings.docs_path / SEARCH_ENGINE_FILE
+    engine = path.read_text(encoding="utf-8").strip() if path.exists() else "material"
+    return engine if engine in ("material", "pagefind") else "material"
+
+
+def _index_with_pagefind(site: Path) -> None:
+    """Index the paper pages with Pagefind into site/pagefind/."""
+    command = [
+        sys.executable, "-m", "pagefind", "--site", str(site), "--glob", "papers/**/*.html",
+        "--root-selector", "article", "--force-language", "en", "--quiet",
+    ]
+    process = subprocess.run(command, capture_output=True, text=True)
+    if process.returncode != 0 or not (site / "pagefind" / "pagefind.js").exists():
+        shutil.rmtree(site, ignore_errors=True)
+        raise DigestError(f"Pagefind indexing failed; the previous site is unchanged.\n{process.stderr.strip()}")
+
+
 def build_site(settings: Settings, force: bool = False) -> BuildResult:
     """Build the static site with MkDocs in strict mode; skip it when nothing changed."""
     config = settings.resolve(settings.config_file)
@@ -59,15 +80,18 @@ def build_site(settings: Settings, force: bool = False) -> BuildResult:
 
     site.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{site.name}-", dir=site.parent))
+    engine = search_engine_of(settings)
     command = [
         sys.executable, "-m", "mkdocs", "build", "--strict", "--clean",
         "--config-file", str(config), "--site-dir", str(staging),
     ]
-    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", "PAPER_DIGEST_SEARCH": engine}
     process = subprocess.run(command, cwd=settings.project_dir, capture_output=True, text=True, env=env)
     if process.returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
         raise DigestError(f"MkDocs build failed; the previous site is unchanged.\n{process.stderr.strip()}")
+    if engine == "pagefind":
+        _index_with_pagefind(staging)
     # Swap the new site in; the old one is removed only after the new one is in place.
     previous = None
     if site.exists():

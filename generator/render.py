@@ -28,6 +28,8 @@ from .text import clean, escape_line, to_markdown
 log = logging.getLogger(__name__)
 
 MANIFEST = ".paper-digest-manifest.json"
+#: Written beside the pages (a dot file: MkDocs does not publish it) for the build stage.
+SEARCH_ENGINE_FILE = ".paper-digest-search"
 _ATTR_SAFE = re.compile(r"[^\w\s,.-]")
 
 
@@ -193,7 +195,8 @@ def render_pages(papers: list[Paper], settings: Settings) -> dict[str, str]:
     for paper in papers:
         by_collection[paper.collection].append(paper)
     title = " + ".join(sorted(collections)) if collections else "Paper digest"
-    common = {"digest_title": title, "collections": collections, "paper_count": len(papers)}
+    engine = settings.search_engine(len(papers))
+    common = {"digest_title": title, "collections": collections, "paper_count": len(papers), "search_engine": engine}
 
     files: dict[str, str] = {}
     files["index.md"] = env.get_template("home.md.j2").render(
@@ -215,6 +218,8 @@ def render_pages(papers: list[Paper], settings: Settings) -> dict[str, str]:
     for paper in papers:
         files[paper.path] = paper_template.render(**common, paper=paper, collection=collections[paper.collection])
     files["papers.json"] = papers_json(papers, collections)
+    # Read by the build stage: which engine indexes the site.
+    files[SEARCH_ENGINE_FILE] = engine + "\n"
     return files
 
 

@@ -50,10 +50,23 @@ class Settings:
     max_title_chars: int = 110
     #: Longest one-line summary on index pages, in characters.
     max_summary_chars: int = 220
+    #: Search engine: "material" (one index, fine for small digests), "pagefind" (chunked,
+    #: loaded on demand), or "auto" (pagefind from `pagefind_min_papers` papers up).
+    search: str = "auto"
+    #: Digest size from which "auto" search switches to Pagefind.
+    pagefind_min_papers: int = 2000
     #: Reader for every source: auto (by file ending), text, jsonl, json, csv, tsv, bib or arxiv.
     input_format: str = "auto"
     #: Turn every skipped or suspicious record into an error.
     strict: bool = False
+
+    def search_engine(self, paper_count: int) -> str:
+        """Return the search engine for a digest of `paper_count` papers."""
+        if self.search not in ("auto", "material", "pagefind"):
+            raise DigestError(f"search must be auto, material or pagefind, not {self.search!r}")
+        if self.search != "auto":
+            return self.search
+        return "pagefind" if paper_count >= self.pagefind_min_papers else "material"
 
     def resolve(self, path: str | Path) -> Path:
         """Return `path` made absolute against the project directory."""

@@ -45,6 +45,7 @@ def copy_project(target: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "mkdocs.yml", target / "mkdocs.yml")
     shutil.copytree(ROOT / "templates", target / "templates")
+    shutil.copytree(ROOT / "overrides", target / "overrides")
     docs = target / "site_src"
     docs.mkdir()
     shutil.copy(ROOT / "site_src" / "about.md", docs / "about.md")

@@ -113,3 +113,29 @@ def test_a_hand_written_file_in_the_way_is_never_overwritten(project: Path) -> N
     with pytest.raises(DigestError, match="hand-written"):
         generate([DEFAULT_CORPUS], settings)
     assert (settings.docs_path / "index.md").read_text(encoding="utf-8") == "my own home page"
+
+
+def test_editing_one_abstract_rewrites_only_the_pages_that_show_it(project: Path) -> None:
+    settings = load_settings(project)
+    texts = [
+        "We introduce GRACE, a framework for contrastive policy optimization with reinforcement learning.",
+        "We propose ReaPER, a prioritized experience replay for offline reinforcement learning agents.",
+        "We study diffusion models for image generation and show that diffusion models memorize images.",
+        "We present FastDiff, a distillation method for diffusion models that samples images in four steps.",
+    ]
+    source = write_tree(project / "in", {"d.txt": "Edit 2026 Papers\n\n" + "\n\n".join(texts)}) / "d.txt"
+    first = generate([source], settings)
+    before = {p.id: p for p in first.papers}
+    texts[2] = texts[2].replace("memorize images", "memorize their training images")
+    source.write_text("Edit 2026 Papers\n\n" + "\n\n".join(texts), encoding="utf-8")
+    second = generate([source], settings)
+    edited = next(p for p in second.papers if p.id not in before)
+    old = next(p for p in first.papers if p.id not in {q.id for q in second.papers})
+    allowed = {edited.path, "papers.json", "index.md", "tags/index.md", "collections/index.md",
+               "collections/edit-2026.md", *(t.path for t in edited.tags), *(t.path for t in old.tags)}
+    assert edited.path in second.render.written
+    assert set(second.render.written) <= allowed, set(second.render.written) - allowed
+    assert second.render.deleted == [old.path]
+    for paper in second.papers:
+        if paper.id != edited.id:
+            assert paper.path not in second.render.written

@@ -1,0 +1,140 @@
+// Search for large digests: Material's search box, answered by Pagefind.
+// Pagefind's index is split into chunks fetched on demand, so the first result
+// needs a few hundred KB instead of a whole-site index. The page only gets
+// this behaviour when the header holds the Pagefind search box
+// (overrides/partials/search.html, search engine "pagefind").
+(function () {
+  var root = document.querySelector("[data-pd-search]");
+  if (!root) return;
+  var input = root.querySelector("[data-pd-query]");
+  var list = root.querySelector(".md-search-result__list");
+  var meta = root.querySelector(".md-search-result__meta");
+  var form = root.querySelector("form");
+  var toggle = document.getElementById("__search");
+  var script = document.querySelector("script[src*='assets/pagefind-search.js']");
+  var base = new URL(script.getAttribute("src").replace(/assets\/pagefind-search\.js.*$/, ""), location.href);
+  var pagefind = null;
+  var sequence = 0;
+  var placeholder = meta.textContent;
+
+  function load() {
+    if (!pagefind) {
+      pagefind = import(new URL("pagefind/pagefind.js", base).href).then(function (module) {
+        return module.options({ baseUrl: base.pathname }).then(function () {
+          module.init();
+          return module;
+        });
+      });
+    }
+    return pagefind;
+  }
+
+  // Pagefind's excerpt marks the matched words with <mark>. Parse it in an inert
+  // document and copy only text and <mark>, so no markup from a page can run here.
+  function excerpt(html) {
+    var paragraph = document.createElement("p");
+    var doc = new DOMParser().parseFromString("<body>" + html + "</body>", "text/html");
+    doc.body.childNodes.forEach(function (node) {
+      if (node.nodeName === "MARK") {
+        var mark = document.createElement("mark");
+        mark.textContent = node.textContent;
+        paragraph.appendChild(mark);
+      } else {
+        paragraph.appendChild(document.createTextNode(node.textContent));
+      }
+    });
+    return paragraph;
+  }
+
+  function render(data) {
+    var item = document.createElement("li");
+    item.className = "md-search-result__item";
+    var link = document.createElement("a");
+    link.className = "md-search-result__link";
+    link.href = data.url;
+    link.tabIndex = -1;
+    var article = document.createElement("article");
+    article.className = "md-search-result__article md-typeset";
+    var title = document.createElement("h1");
+    title.textContent = (data.meta && data.meta.title) || data.url;
+    article.appendChild(title);
+    article.appendChild(excerpt(data.excerpt || ""));
+    var tags = (data.filters && data.filters.tag) || [];
+    if (tags.length) {
+      var nav = document.createElement("nav");
+      nav.className = "md-tags";
+      tags.forEach(function (name) {
+        var tag = document.createElement("span");
+        tag.className = "md-tag";
+        tag.textContent = name;
+        nav.appendChild(tag);
+      });
+      article.appendChild(nav);
+    }
+    link.appendChild(article);
+    item.appendChild(link);
+    return item;
+  }
+
+  function search() {
+    var query = input.value.trim();
+    var mine = ++sequence;
+    if (!query) {
+      list.replaceChildren();
+      meta.textContent = placeholder;
+      return;
+    }
+    load().then(function (module) {
+      return module.debouncedSearch(query, {}, 120);
+    }).then(function (result) {
+      if (result === null || mine !== sequence) return null;
+      return Promise.all(result.results.slice(0, 10).map(function (r) { return r.data(); })).then(function (items) {
+        if (mine !== sequence) return;
+        var count = result.results.length;
+        meta.textContent = count === 0 ? "No matching papers" : count === 1 ? "1 matching paper" : count + " matching papers";
+        list.replaceChildren.apply(list, items.map(render));
+      });
+    });
+  }
+
+  function links() {
+    return Array.prototype.slice.call(list.querySelectorAll(".md-search-result__link"));
+  }
+
+  input.addEventListener("focus", function () {
+    toggle.checked = true;
+    load();
+  });
+  input.addEventListener("input", search);
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var first = links()[0];
+    if (first) first.click();
+  });
+  form.addEventListener("reset", function () {
+    setTimeout(search, 0);
+  });
+  // Keyboard: arrows move through the results, Enter opens one, Escape closes the search.
+  root.addEventListener("keydown", function (event) {
+    var all = links();
+    var index = all.indexOf(document.activeElement);
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      if (!all.length) return;
+      event.preventDefault();
+      var next = event.key === "ArrowDown" ? Math.min(index + 1, all.length - 1) : index - 1;
+      if (next < 0) input.focus(); else all[next].focus();
+    } else if (event.key === "Escape") {
+      toggle.checked = false;
+      input.blur();
+    }
+  });
+  // "/" or "s" opens the search, as with Material's own.
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    if (event.key === "/" || event.key === "s") {
+      event.preventDefault();
+      input.focus();
+    }
+  });
+})();

@@ -1,0 +1,98 @@
+"""Search with Pagefind (the engine for large digests): Material's search box, chunked index."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from generator.build import build_site
+from generator.pipeline import generate
+from generator.settings import load_settings
+from tests.browser.conftest import screenshot, serve
+from tests.conftest import DEFAULT_CORPUS, copy_project
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def pagefind_site(tmp_path_factory):
+    project = copy_project(tmp_path_factory.mktemp("pagefind") / "project")
+    settings = dataclasses.replace(load_settings(project), search="pagefind")
+    generate([DEFAULT_CORPUS], settings)
+    build_site(settings)
+    server = serve(settings.site_path)
+    records = json.loads((settings.site_path / "papers.json").read_text(encoding="utf-8"))
+    yield settings, server, records
+    server.stop()
+
+
+def test_the_site_ships_a_pagefind_index_and_a_tiny_material_index(pagefind_site) -> None:
+    settings, _, _ = pagefind_site
+    assert (settings.site_path / "pagefind" / "pagefind.js").exists()
+    material_index = json.loads((settings.site_path / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert not any(doc["location"].startswith("papers/") for doc in material_index["docs"])
+
+
+def test_typing_a_method_name_shows_it_and_the_keyboard_opens_it(page, pagefind_site) -> None:
+    _, server, records = pagefind_site
+    target = next(r for r in records if r["title"].startswith("VisionReasoner"))
+    fetched: dict[str, int] = {}
+
+    def on_response(response) -> None:
+        if "/pagefind/" in response.url:
+            body = response.body() if response.ok else b""
+            fetched[response.url] = len(body)
+
+    page.on("response", on_response)
+    page.goto(server.url)
+    box = page.locator("input[data-pd-query]")
+    box.click()
+    box.fill("VisionReasoner")
+    first = page.locator(".md-search-result__item").first
+    first.wait_for(timeout=10_000)
+    assert target["title"] in first.inner_text()
+    assert page.locator(".md-search-result__item mark").count() >= 1
+    assert page.locator(".md-search-result__item .md-tag").count() >= 1
+    payload = sum(fetched.values())
+    assert 0 < payload < 500_000, payload
+    screenshot(page, "pagefind-search")
+    box.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda url: f"/{target['url']}" in url, wait_until="commit")
+    page.locator("h1", has_text=target["title"]).wait_for()
+    assert page.watch.errors == [] and page.watch.outside == []
+
+
+def test_a_query_with_no_match_says_so(page, pagefind_site) -> None:
+    _, server, _ = pagefind_site
+    page.goto(server.url)
+    page.locator("input[data-pd-query]").click()
+    page.locator("input[data-pd-query]").fill("zzxqvbnonsenseword")
+    page.locator(".md-search-result__meta", has_text="No matching papers").wait_for(timeout=10_000)
+    assert page.locator(".md-search-result__item").count() == 0
+
+
+def test_hostile_text_in_search_results_stays_text(page, tmp_path) -> None:
+    from tests.hostile_cases import hostile_digest
+
+    project = copy_project(tmp_path / "project")
+    (project / "in").mkdir()
+    (project / "in" / "hostile.txt").write_text(hostile_digest(), encoding="utf-8")
+    settings = dataclasses.replace(load_settings(project), search="pagefind")
+    generate([project / "in"], settings)
+    build_site(settings)
+    server = serve(settings.site_path)
+    try:
+        page.goto(server.url)
+        page.locator("input[data-pd-query]").click()
+        page.locator("input[data-pd-query]").fill("alert")
+        page.locator(".md-search-result__item").first.wait_for(timeout=10_000)
+        page.wait_for_timeout(300)
+        results = page.locator(".md-search-result__list")
+        assert results.locator("script, img, iframe, svg, style, form").count() == 0
+        assert "alert" in results.inner_text()
+        assert page.watch.dialogs == [] and page.watch.errors == [] and page.watch.outside == []
+    finally:
+        server.stop()
