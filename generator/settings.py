@@ -54,7 +54,7 @@ class Settings:
     #: loaded on demand), or "auto" (pagefind from `pagefind_min_papers` papers up).
     search: str = "auto"
     #: Digest size from which "auto" search switches to Pagefind.
-    pagefind_min_papers: int = 2000
+    pagefind_min_papers: int = 500
     #: Reader for every source: auto (by file ending), text, jsonl, json, csv, tsv, bib or arxiv.
     input_format: str = "auto"
     #: Turn every skipped or suspicious record into an error.

@@ -1,0 +1,165 @@
+"""Build digests of 1,000 / 5,000 / 20,000 papers and print what it costs (not a test).
+
+    python bench/scale.py [--sizes 1000 5000 20000] [--corpora ../shared/corpora]
+
+The abstracts come from the shared corpora, written as a plain-text digest
+(no titles, so the whole pipeline runs: titles, tags, pages). For each size,
+in a fresh project folder:
+
+1. `paper-digest generate` alone: generator time (read + enrich + render),
+   its peak RSS and the files it writes;
+2. `paper-digest build --force`: the whole pipeline (generator, MkDocs, and
+   Pagefind where the size selects it): total time and peak RSS;
+3. `mkdocs build` alone on the same Markdown: the engine-only time, and the
+   ratio total / engine-only;
+4. the site's size, and the search bytes a reader downloads before the first
+   result, measured in headless Chromium by typing a query.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.conftest import copy_project  # noqa: E402
+
+
+def abstracts(corpora: Path, count: int) -> list[str]:
+    """Return `count` distinct abstracts from the corpora (varied copies past their end)."""
+    seen: dict[str, None] = {}
+    for name in ("iclr2025.jsonl", "iclr2024.jsonl"):
+        for line in open(corpora / name, encoding="utf-8"):
+            text = " ".join(json.loads(line)["abstract"].split())
+            seen.setdefault(text, None)
+    pool = list(seen)
+    out = pool[:count]
+    n = 0
+    while len(out) < count:
+        out.append(f"{pool[n % len(pool)]} We also evaluate on held-out split {n // len(pool) + 2}.")
+        n += 1
+    return out
+
+
+def run(command: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float, str]:
+    """Run a command; return wall seconds, peak RSS in MB, and its output."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=env)
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{output[-3000:]}")
+    return elapsed, usage.ru_maxrss / 1024, output
+
+
+def folder_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def search_bytes(site: Path, query: str) -> int:
+    """Type a query in headless Chromium; return the search bytes fetched until the first result."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.conftest import CHROMIUM_ARGS, serve
+
+    server = serve(site)
+    fetched: dict[str, int] = {}
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+
+            def on_response(response) -> None:
+                if any(part in response.url for part in ("/pagefind/", "/search/", "/workers/")):
+                    try:
+                        fetched[response.url] = len(response.body())
+                    except Exception:  # noqa: BLE001 - a redirect or aborted request has no body
+                        pass
+
+            page.on("response", on_response)
+            page.goto(server.url)
+            box = page.locator("input[data-pd-query], input.md-search__input").first
+            box.click()
+            box.fill(query)
+            page.locator(".md-search-result__item").first.wait_for(timeout=120_000)
+            browser.close()
+    finally:
+        server.stop()
+    return sum(fetched.values())
+
+
+def measure(size: int, corpora: Path, work: Path) -> dict:
+    project = copy_project(work / f"n{size}")
+    texts = abstracts(corpora, size)
+    (project / "in").mkdir()
+    (project / "in" / "digest.txt").write_text(f"Scale {size} Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
+    cli = [sys.executable, "-m", "generator"]
+    gen_time, gen_rss, _ = run([*cli, "generate", "in/digest.txt"], project)
+    manifest = json.loads((project / "site_src" / ".paper-digest-manifest.json").read_text(encoding="utf-8"))
+    total_time, total_rss, _ = run([*cli, "build", "in/digest.txt", "--force"], project)
+    engine = (project / "site_src" / ".paper-digest-search").read_text().strip()
+    env = {**os.environ, "PAPER_DIGEST_SEARCH": engine}
+    engine_time, engine_rss, _ = run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(work / f"engine-{size}")], project, env
+    )
+    shutil.rmtree(work / f"engine-{size}", ignore_errors=True)
+    site = project / "site"
+    query = texts[0].split()[3] if len(texts[0].split()) > 3 else "learning"
+    return {
+        "papers": size,
+        "search": engine,
+        "generator_s": gen_time,
+        "generator_rss_mb": gen_rss,
+        "papers_per_s": size / gen_time,
+        "files_written": len(manifest),
+        "total_s": total_time,
+        "total_rss_mb": total_rss,
+        "engine_only_s": engine_time,
+        "total_over_engine": total_time / engine_time,
+        "site_mb": folder_bytes(site) / 1e6,
+        "search_kb_first_result": search_bytes(site, "reinforcement") / 1e3,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000])
+    parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
+    args = parser.parse_args()
+    print(f"$ python bench/scale.py --sizes {' '.join(map(str, args.sizes))}")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="scale-") as tmp:
+        for size in args.sizes:
+            row = measure(size, args.corpora, Path(tmp))
+            rows.append(row)
+            print(json.dumps({k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()}), flush=True)
+    print()
+    header = ("papers", "search", "gen s", "papers/s", "gen RSS MB", "files", "total s", "engine s", "total/engine",
+              "peak RSS MB", "site MB", "search KB")
+    print(" | ".join(header))
+    for r in rows:
+        print(" | ".join([
+            f"{r['papers']:,}", r["search"], f"{r['generator_s']:.1f}", f"{r['papers_per_s']:.0f}",
+            f"{r['generator_rss_mb']:.0f}", f"{r['files_written']:,}", f"{r['total_s']:.1f}",
+            f"{r['engine_only_s']:.1f}", f"{r['total_over_engine']:.2f}", f"{r['total_rss_mb']:.0f}",
+            f"{r['site_mb']:.0f}", f"{r['search_kb_first_result']:.0f}",
+        ]))
+    by_size = {r["papers"]: r for r in rows}
+    if 5000 in by_size and 20000 in by_size:
+        print(f"engine time(20,000) / time(5,000) = "
+              f"{by_size[20000]['engine_only_s'] / by_size[5000]['engine_only_s']:.2f}  (target <= 4.4)")
+
+
+if __name__ == "__main__":
+    main()
