@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from . import __version__
@@ -64,8 +65,18 @@ def _run_generate(
     sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None = None
 ) -> GenerateReport:
     settings = load_settings(project_dir, strict=strict, input_format=input_format)
-    with console.status("Starting") as status:
-        return generate(sources, settings, progress=lambda message: status.update(message + " …"))
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, transient=True,
+    ) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def progress(what: str, done: int, total: int) -> None:
+            if what not in tasks:
+                tasks[what] = bar.add_task(what, total=total)
+            bar.update(tasks[what], completed=done, total=total)
+
+        return generate(sources, settings, progress=progress)
 
 
 def _summary(report: GenerateReport, started: float, built: str | None = None) -> None:

@@ -12,7 +12,7 @@ from .areas import load_model
 from .model import Paper
 from .settings import Settings
 from .areas import load_taxonomy
-from .model import Tag
+from .model import Progress, Tag, no_progress
 from .overrides import load_overrides
 from .tags import area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
 from .text import to_plain
@@ -56,13 +56,15 @@ def _consistent_names(per_paper: list[list[Tag]]) -> list[list[Tag]]:
     return [[replace(tag, name=names[tag.slug]) for tag in tags] for tags in per_paper]
 
 
-def enrich(papers: list[Paper], settings: Settings) -> list[Paper]:
+def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> list[Paper]:
     """Give every paper a title, slug, summary and tags; return them in input order."""
     # All titles and topics are gathered first: uniqueness and topic sizes are
     # properties of the whole digest.
     plains = [to_plain(paper.abstract) for paper in papers]
     titled = []
-    for paper, plain in zip(papers, plains, strict=True):
+    for done, (paper, plain) in enumerate(zip(papers, plains, strict=True)):
+        if done % 200 == 0:
+            progress("Inferring titles", done, len(papers))
         if paper.title and paper.title_source == "given":
             titled.append((paper.title, "given"))
         else:
@@ -76,6 +78,7 @@ def enrich(papers: list[Paper], settings: Settings) -> list[Paper]:
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
     area_names = {area.name for area in load_taxonomy()}
     area_slugs = {tag_slug(name) for name in area_names}
+    progress("Inferring titles", len(papers), len(papers))
     candidates = [
         _without_area_names(
             merge_tags(match_topics(f"{title}. {plain}", topics), keyword_tags(paper.keywords, topics)), area_slugs

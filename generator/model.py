@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
+
+#: Progress callback: (what is being done, items done, items in all). Stages call it now and then.
+Progress = Callable[[str, int, int], None]
+
+
+def no_progress(_what: str, _done: int, _total: int) -> None:
+    """A progress callback that shows nothing."""
 
 TagKind = Literal["area", "topic"]
 TitleSource = Literal["given", "named-method", "headline"]

@@ -5,17 +5,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 from .enrich import enrich
 from .errors import DigestError
-from .model import Paper, Problem
+from .model import Paper, Problem, Progress, no_progress
 from .read import read_sources
 from .render import RenderResult, render_site
 from .settings import Settings
-
-Progress = Callable[[str], None]
-
 
 @dataclass
 class GenerateReport:
@@ -38,12 +35,13 @@ def sources_or_default(sources: Iterable[str | Path], settings: Settings) -> lis
     return chosen or [settings.resolve(s) for s in settings.default_sources]
 
 
-def generate(sources: Iterable[str | Path], settings: Settings, progress: Progress | None = None) -> GenerateReport:
+def generate(
+    sources: Iterable[str | Path], settings: Settings, progress: Progress = no_progress
+) -> GenerateReport:
     """Read the sources, enrich the papers and write the Markdown site."""
-    step = progress or (lambda _message: None)
     timings: dict[str, float] = {}
     start = time.perf_counter()
-    step("Reading sources")
+    progress("Reading sources", 0, 1)
     read = read_sources(sources_or_default(sources, settings), settings)
     if settings.strict and read.problems:
         issues = [p for p in read.problems if p.level != "info"]
@@ -53,11 +51,10 @@ def generate(sources: Iterable[str | Path], settings: Settings, progress: Progre
         raise DigestError("no abstracts found in the sources; nothing to build")
     timings["read"] = time.perf_counter() - start
     start = time.perf_counter()
-    step(f"Inferring titles and tags for {len(read.papers)} papers")
-    papers = enrich(read.papers, settings)
+    progress("Reading sources", 1, 1)
+    papers = enrich(read.papers, settings, progress)
     timings["enrich"] = time.perf_counter() - start
     start = time.perf_counter()
-    step("Rendering Markdown")
-    rendered = render_site(papers, settings)
+    rendered = render_site(papers, settings, progress)
     timings["render"] = time.perf_counter() - start
     return GenerateReport(papers, read.problems, read.files, rendered, timings)

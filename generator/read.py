@@ -13,12 +13,12 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .errors import DigestError
 from .hyphenation import dehyphenate
 from .model import Paper, Problem, Source
-from .records import FORMATS, RawRecord, build_paper, format_of, iter_records, to_paper
+from .records import FORMATS, STREAMED, RawRecord, build_paper, format_of, iter_records, to_paper
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -153,9 +153,17 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
     for path in expand_sources(paths):
         name = _display_name(path, settings)
         result.files.append(name)
-        text = decode(path.read_bytes(), name)
         fmt = format_of(path, settings.input_format)
         before = len(result.papers)
+        if fmt in STREAMED:
+            # Large exports are read line by line: the file is never held whole in memory.
+            with path.open("rb") as handle:
+                for item in iter_records(name, fmt, stream_lines(handle, name)):
+                    _take(result, seen, item, name, settings.default_collection or path.stem)
+            if len(result.papers) == before and not any(p.file == name for p in result.problems):
+                result.problems.append(Problem("warning", name, None, "no abstracts in this file"))
+            continue
+        text = decode(path.read_bytes(), name)
         if fmt == "text":
             collection, paragraphs = parse_digest(text, settings.default_collection or path.stem)
             for paragraph in paragraphs:
@@ -170,15 +178,34 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
                 )
                 _add(result, seen, paper)
         else:
-            for item in iter_records(path, name, fmt, text):
-                if isinstance(item, Problem):
-                    result.problems.append(item)
-                    continue
-                _add_record(result, seen, item, name, settings.default_collection or path.stem)
+            for item in iter_records(name, fmt, text):
+                _take(result, seen, item, name, settings.default_collection or path.stem)
         if len(result.papers) == before and not any(p.file == name for p in result.problems):
             result.problems.append(Problem("warning", name, None, "no abstracts in this file"))
     log.info("read %d papers from %d files", len(result.papers), len(result.files))
     return result
+
+
+def stream_lines(handle, name: str) -> Iterator[str]:
+    """Yield the decoded lines of a binary file (BOM and line ends removed), or raise a clear error."""
+    offset = 0
+    for number, raw in enumerate(handle, start=1):
+        try:
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise DigestError(
+                f"{name}:{number}: not valid UTF-8 at byte offset {offset + exc.start} "
+                f"(byte 0x{raw[exc.start]:02x}); save the file as UTF-8 and try again"
+            ) from exc
+        offset += len(raw)
+        yield line.rstrip("\r\n")
+
+
+def _take(result: ReadResult, seen: dict[str, int], item: RawRecord | Problem, name: str, collection: str) -> None:
+    if isinstance(item, Problem):
+        result.problems.append(item)
+    else:
+        _add_record(result, seen, item, name, collection)
 
 
 def _add_record(result: ReadResult, seen: dict[str, int], record: RawRecord, name: str, collection: str) -> None:

@@ -13,7 +13,7 @@ import json
 import logging
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,15 +67,26 @@ def format_of(path: Path, override: str = "auto") -> str:
     return FORMATS.get(path.suffix.lower(), "text")
 
 
-def iter_records(path: Path, name: str, fmt: str, text: str) -> Iterator[RawRecord | Problem]:
-    """Yield the records of one structured file, and a Problem for each one that is broken."""
+#: Formats read line by line as the file streams in; the others need the whole text.
+STREAMED = ("jsonl", "csv", "tsv")
+
+
+def iter_records(name: str, fmt: str, text: str | Iterable[str]) -> Iterator[RawRecord | Problem]:
+    """Yield the records of one structured file, and a Problem for each one that is broken.
+
+    `text` is the whole file, or for the streamed formats an iterable of its lines.
+    """
     readers = {"jsonl": _jsonl, "json": _json, "csv": _csv, "tsv": _tsv, "bib": _bib, "arxiv": _arxiv}
     return readers[fmt](text, name)
 
 
-def _jsonl(text: str, name: str) -> Iterator[RawRecord | Problem]:
+def _lines(text: str | Iterable[str]) -> Iterable[str]:
+    return text.split("\n") if isinstance(text, str) else text
+
+
+def _jsonl(text: str | Iterable[str], name: str) -> Iterator[RawRecord | Problem]:
     index = 0
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(_lines(text), start=1):
         if not line.strip():
             continue
         index += 1
@@ -110,9 +121,8 @@ def _json(text: str, name: str) -> Iterator[RawRecord | Problem]:
         yield RawRecord(value, index, 0)
 
 
-def _csv(text: str, name: str, delimiter: str = ",") -> Iterator[RawRecord | Problem]:
-    lines = text.split("\n")
-    reader = csv.DictReader(lines, delimiter=delimiter, strict=True)
+def _csv(text: str | Iterable[str], name: str, delimiter: str = ",") -> Iterator[RawRecord | Problem]:
+    reader = csv.DictReader(_lines(text), delimiter=delimiter, strict=True)
     index = 0
     while True:
         start = reader.line_num + 1
@@ -134,7 +144,7 @@ def _csv(text: str, name: str, delimiter: str = ",") -> Iterator[RawRecord | Pro
         yield RawRecord(row, index, start)
 
 
-def _tsv(text: str, name: str) -> Iterator[RawRecord | Problem]:
+def _tsv(text: str | Iterable[str], name: str) -> Iterator[RawRecord | Problem]:
     return _csv(text, name, delimiter="\t")
 
 

@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from slugify import slugify
 
 from .errors import DigestError
-from .model import Collection, Paper, Tag
+from .model import Collection, Paper, Progress, Tag, no_progress
 from .settings import Settings
 from .text import clean, escape_line, to_markdown
 
@@ -184,7 +184,7 @@ def _source_json(source) -> dict:
     return {"file": source.file, source.unit: source.paragraph, "line": source.line}
 
 
-def render_pages(papers: list[Paper], settings: Settings) -> dict[str, str]:
+def render_pages(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> dict[str, str]:
     """Render every generated file to text, keyed by path relative to the docs dir."""
     env = make_environment(settings.resolve(settings.templates_dir))
     collections = collections_of(papers)
@@ -215,8 +215,11 @@ def render_pages(papers: list[Paper], settings: Settings) -> dict[str, str]:
             **common, collection=collection, papers=by_collection[name]
         )
     paper_template = env.get_template("paper.md.j2")
-    for paper in papers:
+    for done, paper in enumerate(papers):
+        if done % 200 == 0:
+            progress("Rendering pages", done, len(papers))
         files[paper.path] = paper_template.render(**common, paper=paper, collection=collections[paper.collection])
+    progress("Rendering pages", len(papers), len(papers))
     files["papers.json"] = papers_json(papers, collections)
     # Read by the build stage: which engine indexes the site.
     files[SEARCH_ENGINE_FILE] = engine + "\n"
@@ -255,9 +258,9 @@ def write_files(files: dict[str, str], docs_dir: Path) -> RenderResult:
     return result
 
 
-def render_site(papers: list[Paper], settings: Settings) -> RenderResult:
+def render_site(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> RenderResult:
     """Render the papers into the docs dir; return what was written and deleted."""
-    files = render_pages(papers, settings)
+    files = render_pages(papers, settings, progress)
     result = write_files(files, settings.docs_path)
     log.info("rendered %d files: %d written, %d deleted", result.total, len(result.written), len(result.deleted))
     return result

@@ -186,3 +186,10 @@ def test_the_shared_corpora_read_as_they_are(corpus: str, records: int) -> None:
     assert len(result.papers) + len(merged) == records
     assert not [p for p in result.problems if p.level == "error"]
     assert all(p.title_source == "given" and p.title for p in result.papers)
+
+
+def test_a_streamed_file_with_a_bad_byte_names_its_line_and_offset(tmp_path: Path) -> None:
+    good = record(abstract=A1).encode()
+    write_tree(tmp_path, {"in/bad.jsonl": good + b"\n" + good + b"\n" + b'{"abstract": "caf\xe9"}\n'})
+    with pytest.raises(DigestError, match=rf"bad.jsonl:3: not valid UTF-8 at byte offset {2 * len(good) + 2 + 17}"):
+        read_sources([tmp_path / "in"], Settings(project_dir=tmp_path))
