@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
 from collections import Counter, defaultdict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from slugify import slugify
 
-from .areas import load_model
-from .model import Paper
-from .settings import Settings
-from .areas import load_taxonomy
-from .model import Progress, Tag, no_progress
+from .areas import load_model, load_taxonomy
+from .model import Paper, Progress, Tag, no_progress
 from .overrides import load_overrides
-from .tags import area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
+from .settings import Settings
+from .tags import Topic, area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
 from .text import to_plain
-from .titles import infer_title, sentences, unique_titles
+from .titles import infer_title_from, sentences, unique_titles
 
 log = logging.getLogger(__name__)
 
@@ -56,35 +56,76 @@ def _consistent_names(per_paper: list[list[Tag]]) -> list[list[Tag]]:
     return [[replace(tag, name=names[tag.slug]) for tag in tags] for tags in per_paper]
 
 
+#: Digests at least this large are analysed on every core.
+_PARALLEL_FROM = 1000
+# The topic vocabulary for worker processes: set before they fork, read-only after.
+_WORKER_TOPICS: tuple[Topic, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Analysis:
+    """What one abstract says on its own: plain text, title, topic candidates."""
+
+    plain: str
+    title: str
+    title_source: str
+    topics: list[Tag]
+
+
+def _analyse(job: tuple[str, str, tuple[str, ...], int]) -> _Analysis:
+    """Analyse one paper: a pure function of its own fields (run in a worker for large digests)."""
+    abstract, given_title, keywords, max_chars = job
+    plain = to_plain(abstract)
+    if given_title:
+        title, source = given_title, "given"
+    else:
+        inferred = infer_title_from(abstract, plain, max_chars)
+        title, source = inferred.title, inferred.source
+    topics = merge_tags(match_topics(f"{title}. {plain}", _WORKER_TOPICS), keyword_tags(keywords, _WORKER_TOPICS))
+    return _Analysis(plain, title, source, topics)
+
+
+def _analyse_all(papers: list[Paper], topics: tuple[Topic, ...], settings: Settings, progress: Progress):
+    global _WORKER_TOPICS
+    _WORKER_TOPICS = topics
+    jobs = [
+        (p.abstract, p.title if p.title and p.title_source == "given" else "", p.keywords, settings.max_title_chars)
+        for p in papers
+    ]
+    workers = min(os.cpu_count() or 1, settings.workers or os.cpu_count() or 1)
+    results: list[_Analysis] = []
+    if len(papers) >= _PARALLEL_FROM and workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        # Each abstract is analysed on its own, so the work splits across cores;
+        # imap keeps the input order, so the output is the same as in one process.
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for result in pool.imap(_analyse, jobs, chunksize=64):
+                results.append(result)
+                if len(results) % 200 == 0:
+                    progress("Inferring titles and topics", len(results), len(papers))
+    else:
+        for job in jobs:
+            results.append(_analyse(job))
+            if len(results) % 200 == 0:
+                progress("Inferring titles and topics", len(results), len(papers))
+    progress("Inferring titles and topics", len(papers), len(papers))
+    return results
+
+
 def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> list[Paper]:
     """Give every paper a title, slug, summary and tags; return them in input order."""
-    # All titles and topics are gathered first: uniqueness and topic sizes are
-    # properties of the whole digest.
-    plains = [to_plain(paper.abstract) for paper in papers]
-    titled = []
-    for done, (paper, plain) in enumerate(zip(papers, plains, strict=True)):
-        if done % 200 == 0:
-            progress("Inferring titles", done, len(papers))
-        if paper.title and paper.title_source == "given":
-            titled.append((paper.title, "given"))
-        else:
-            inferred = infer_title(paper.abstract, settings.max_title_chars)
-            titled.append((inferred.title, inferred.source))
-    base_titles = [title for title, _ in titled]
-    titles = unique_titles(base_titles, [paper.collection for paper in papers])
-    titles = unique_titles(titles, [""] * len(titles))
-
     overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
     area_names = {area.name for area in load_taxonomy()}
     area_slugs = {tag_slug(name) for name in area_names}
-    progress("Inferring titles", len(papers), len(papers))
-    candidates = [
-        _without_area_names(
-            merge_tags(match_topics(f"{title}. {plain}", topics), keyword_tags(paper.keywords, topics)), area_slugs
-        )
-        for paper, title, plain in zip(papers, base_titles, plains, strict=True)
-    ]
+    # All titles and topics are gathered first: uniqueness and topic sizes are
+    # properties of the whole digest.
+    analyses = _analyse_all(papers, topics, settings, progress)
+    plains = [a.plain for a in analyses]
+    titled = [(a.title, a.title_source) for a in analyses]
+    base_titles = [title for title, _ in titled]
+    titles = unique_titles(base_titles, [paper.collection for paper in papers])
+    titles = unique_titles(titles, [""] * len(titles))
+    candidates = [_without_area_names(a.topics, area_slugs) for a in analyses]
     candidates = _consistent_names(candidates)
     pins = [{tag_slug(n) for n in overrides.pin.get(paper.id, ()) if n not in area_names} for paper in papers]
     for i, paper in enumerate(papers):

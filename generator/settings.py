@@ -55,6 +55,8 @@ class Settings:
     search: str = "auto"
     #: Digest size from which "auto" search switches to Pagefind.
     pagefind_min_papers: int = 500
+    #: Processes that analyse abstracts in large digests (0: one per core).
+    workers: int = 0
     #: Reader for every source: auto (by file ending), text, jsonl, json, csv, tsv, bib or arxiv.
     input_format: str = "auto"
     #: Turn every skipped or suspicious record into an error.

@@ -114,9 +114,11 @@ class _Index:
     prefix: dict[tuple[str, ...], tuple[int, ...]]  # last word is a prefix ("molecul*")
     acronyms: dict[str, tuple[int, ...]]
     longest: int
-    #: Words (and word prefixes) a phrase can start with: the rest are skipped at once.
+    #: Words a phrase can start with (and their plurals): the rest are skipped at once.
     starts: frozenset[str]
     prefix_lengths: tuple[int, ...]
+    #: Matches a word that starts like a one-word prefix phrase ("molecul*").
+    prefix_start: re.Pattern[str]
 
 
 @lru_cache(maxsize=8)
@@ -136,9 +138,14 @@ def _index(topics: tuple[Topic, ...]) -> _Index:
         for acronym in topic.acronyms:
             acronyms.setdefault(acronym, []).append(number)
     freeze = lambda d: {k: tuple(dict.fromkeys(v)) for k, v in d.items()}  # noqa: E731
-    starts = {words[0] for words in exact} | {words[0] for words in prefix}
+    firsts = {words[0] for words in exact} | {words[0] for words in prefix if len(words) > 1}
+    starts = firsts | {word + "s" for word in firsts} | {word + "es" for word in firsts}
+    stems = sorted({words[0] for words in prefix if len(words) == 1}, key=len, reverse=True)
+    prefix_start = re.compile("|".join(map(re.escape, stems)) if stems else r"(?!)")
     lengths = tuple(sorted({len(words[-1]) for words in prefix}, reverse=True))
-    return _Index(freeze(exact), freeze(prefix), freeze(acronyms), longest, frozenset(starts), lengths)
+    return _Index(
+        freeze(exact), freeze(prefix), freeze(acronyms), longest, frozenset(starts), lengths, prefix_start
+    )
 
 
 def _singular(word: str) -> str:
@@ -165,11 +172,12 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
         scores[topic] = scores.get(topic, 0.0) + weight
         evidence.setdefault(topic, Counter())[shown] += 1
 
-    starts, lengths = index.starts, index.prefix_lengths
+    starts, lengths, prefix_start = index.starts, index.prefix_lengths, index.prefix_start
+    acronyms = index.acronyms
     for i, (_, _, original) in enumerate(spans):
         found: dict[int, int] = {}
         word = words[i]
-        if word in starts or _singular(word) in starts or any(word[:cut] in starts for cut in lengths):
+        if word in starts or prefix_start.match(word):
             for n in range(min(index.longest, len(words) - i), 0, -1):
                 key = tuple(words[i : i + n])
                 singular = key[:-1] + (_singular(key[-1]),)
@@ -183,7 +191,7 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
         for topic, n in found.items():
             shown = text[spans[i][0] : spans[i + n - 1][1]].lower()
             hit(topic, i, i + n, _PHRASE_WEIGHT if n > 1 else 1.0, shown)
-        for topic in index.acronyms.get(original, ()):
+        for topic in acronyms.get(original, ()):
             if topic not in found:
                 hit(topic, i, i + 1, 1.0, original)
     tags = []

@@ -142,6 +142,7 @@ def escape_markdown(text: str, markers: bool = False) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=65536)
 def escape_line(text: str) -> str:
     """Escape one line of plain text (a title, a name) for Markdown, block syntax included."""
     return _protect_line_start(escape_markdown(" ".join(_PRIVATE_USE.sub("", clean(str(text))).split())))

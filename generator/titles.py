@@ -105,9 +105,20 @@ _READ_CHARS = 6000
 
 def infer_title(abstract: str, max_chars: int = 110) -> InferredTitle:
     """Return a specific, clean title for an abstract."""
-    raw = clean(abstract[:_READ_CHARS])
+    head = abstract[:_READ_CHARS]
+    return _infer(clean(head), to_plain(head), max_chars)
+
+
+def infer_title_from(abstract: str, plain: str, max_chars: int = 110) -> InferredTitle:
+    """Infer a title when the abstract's plain text is already at hand (same result as infer_title)."""
+    if len(abstract) > _READ_CHARS:
+        return infer_title(abstract, max_chars)
+    return _infer(clean(abstract), plain, max_chars)
+
+
+def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
     # URLs are never part of a title; remove them before reading the sentences.
-    plain = _URL_IN_TEXT.sub("", to_plain(raw))
+    plain = _URL_IN_TEXT.sub("", plain)
     name, expansion = find_own_name_with_expansion(raw, plain)
     if name:
         description = _title_case(expansion) if expansion else describe(name, plain)
@@ -170,7 +181,7 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
         if not looks_like_name(name) or name in _NOT_OWN_NAMES:
             continue
         # The paper's own name recurs; a baseline is mentioned once or twice.
-        mentions = len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", plain))
+        mentions = count_word(plain, name)
         total = score + min(mentions, 6)
         if name in common and name not in marked:
             # Many other abstracts use this name: a baseline, benchmark or field term.
@@ -183,6 +194,19 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
     if best_score < 5:
         return "", ""
     return best, expansions.get(best, "")
+
+
+def count_word(text: str, word: str) -> int:
+    """Count the occurrences of `word` in `text` not joined to a letter, digit, _ or hyphen."""
+    count, start = 0, text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            count += 1
+        start = text.find(word, start + 1)
+    return count
 
 
 @lru_cache(maxsize=1)

@@ -125,3 +125,17 @@ def test_summary_is_the_first_sentence_shortened() -> None:
 def test_enrich_keeps_a_given_title() -> None:
     paper = make_paper(title="A Real Title", title_source="given")
     assert enrich([paper], Settings())[0].title == "A Real Title"
+
+
+@pytest.mark.slow
+def test_large_digests_give_the_same_result_on_one_core_or_several(default_papers) -> None:
+    from dataclasses import replace
+
+    settings = Settings(project_dir=ROOT)
+    base = read_sources([DEFAULT_CORPUS], settings).papers
+    papers = [
+        make_paper(f"{paper.abstract} Variant {n}.") for n in range(18) for paper in base
+    ][:1000]
+    one = enrich(papers, replace(settings, workers=1))
+    several = enrich(papers, replace(settings, workers=2))
+    assert one == several
