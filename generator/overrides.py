@@ -24,7 +24,7 @@ import yaml
 
 from .errors import DigestError
 from .model import Tag
-from .tags import Topic, compile_topic, tag_slug
+from .tags import Topic, tag_slug, topics_from_entries
 
 
 @dataclass(frozen=True)
@@ -70,22 +70,14 @@ def load_overrides(path: Path | None) -> Overrides:
     unknown = set(data) - {"topics", "rename", "hide", "pin"}
     if unknown:
         raise DigestError(f"{path}: unknown section {sorted(unknown)[0]!r} (use topics, rename, hide, pin)")
-    topics = []
-    for index, item in enumerate(data.get("topics") or [], start=1):
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            raise DigestError(f"{path}: topics entry {index} needs a `name`")
-        phrases = [str(p) for p in item.get("phrases") or []]
-        acronyms = [str(a) for a in item.get("acronyms") or []]
-        if not phrases and not acronyms:
-            raise DigestError(f"{path}: topic {item['name']!r} needs `phrases` or `acronyms`")
-        topics.append(compile_topic(item["name"], phrases, acronyms))
+    topics = topics_from_entries(data.get("topics") or [], str(path))
     rename = data.get("rename") or {}
     hide = data.get("hide") or []
     pin = data.get("pin") or {}
     if not isinstance(rename, dict) or not isinstance(hide, list) or not isinstance(pin, dict):
         raise DigestError(f"{path}: rename and pin are mappings, hide is a list")
     return Overrides(
-        topics=tuple(topics),
+        topics=topics,
         rename={str(k): str(v) for k, v in rename.items()},
         hide=frozenset(str(h) for h in hide),
         pin={str(k): tuple(str(t) for t in (v if isinstance(v, list) else [v])) for k, v in pin.items()},

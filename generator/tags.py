@@ -91,6 +91,11 @@ def _parse_topics(text: str, source: str) -> tuple[Topic, ...]:
         raise DigestError(f"{source}: not valid YAML: {exc}") from exc
     if not isinstance(items, list):
         raise DigestError(f"{source}: expected a list of topics")
+    return topics_from_entries(items, source)
+
+
+def topics_from_entries(items: list, source: str) -> tuple[Topic, ...]:
+    """Compile topic entries ({name, phrases, acronyms}) read from a YAML file."""
     topics = []
     for index, item in enumerate(items, start=1):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
