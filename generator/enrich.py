@@ -13,6 +13,7 @@ from slugify import slugify
 from .areas import load_model, load_taxonomy
 from .model import Paper, Progress, Tag, no_progress
 from .overrides import load_overrides
+from .related import related_papers
 from .settings import Settings
 from .tags import Topic, area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
 from .text import to_plain
@@ -141,6 +142,9 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
         pinned=pins,
     )
     guesses = load_model().predict(plains) if papers else []
+    progress("Finding related papers", 0, 1)
+    neighbours = related_papers([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)])
+    progress("Finding related papers", 1, 1)
 
     enriched = []
     for i, paper in enumerate(papers):
@@ -153,6 +157,7 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
                 slug=paper_slug(base_titles[i], paper.id),
                 summary=summarize(plains[i], settings.max_summary_chars),
                 tags=tuple(tags),
+                related=tuple(papers[j].id for j in neighbours[i]),
             )
         )
     log.info("enriched %d papers", len(enriched))

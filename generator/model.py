@@ -78,6 +78,8 @@ class Paper:
     link: str = ""
     year: str = ""
     source_id: str = ""
+    #: Ids of the most similar papers of the digest, best first.
+    related: tuple[str, ...] = ()
 
     @property
     def title_inferred(self) -> bool:

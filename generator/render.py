@@ -173,6 +173,7 @@ def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
             "year": p.year,
             "source_url": p.link,
             "source_id": p.source_id,
+            "related": list(p.related),
             "abstract": p.abstract,
         }
         for p in papers
@@ -215,10 +216,17 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
             **common, collection=collection, papers=by_collection[name]
         )
     paper_template = env.get_template("paper.md.j2")
+    by_id = {paper.id: paper for paper in papers}
     for done, paper in enumerate(papers):
         if done % 200 == 0:
             progress("Rendering pages", done, len(papers))
-        files[paper.path] = paper_template.render(**common, paper=paper, collection=collections[paper.collection])
+        own = {tag.slug for tag in paper.tags}
+        related = [
+            (by_id[pid], [tag for tag in by_id[pid].tags if tag.slug in own]) for pid in paper.related if pid in by_id
+        ]
+        files[paper.path] = paper_template.render(
+            **common, paper=paper, collection=collections[paper.collection], related=related
+        )
     progress("Rendering pages", len(papers), len(papers))
     files["papers.json"] = papers_json(papers, collections)
     # Read by the build stage: which engine indexes the site.

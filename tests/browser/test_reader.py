@@ -49,7 +49,7 @@ def test_paper_page_shows_title_tag_links_and_typeset_math(page, site_server, re
     page.goto(site_server.url + grace["url"])
     assert page.locator("h1").first.inner_text() == grace["title"]
     assert page.locator("p.pd-inferred").is_visible()
-    chips = page.locator("article a.pd-tag")
+    chips = page.locator("article a.pd-tag:not(.pd-shared)")
     assert chips.count() == len(grace["tags"])
     # The abstract's $\pi_\theta$ is typeset by the vendored KaTeX.
     page.locator("article .katex").first.wait_for(timeout=5_000)
@@ -107,3 +107,17 @@ def test_layout_fits_a_phone(browser, site_server, records) -> None:
     assert page.locator("label.md-header__button[for='__drawer']").is_visible()
     screenshot(page, "paper-phone")
     context.close()
+
+
+def test_related_papers_are_listed_and_open(page, site_server, records) -> None:
+    grace = by_title(records, "GRACE")
+    assert grace["related"], "GRACE should have related papers in the default corpus"
+    first = next(r for r in records if r["id"] == grace["related"][0])
+    page.goto(site_server.url + grace["url"])
+    section = page.locator("article h2", has_text="Related papers")
+    assert section.is_visible()
+    links = page.locator(f"article a[href*='{first['slug']}']")
+    assert links.count() >= 1
+    links.first.click()
+    page.wait_for_url(lambda url: f"/{first['url']}" in url, wait_until="commit")
+    page.locator("h1", has_text=first["title"]).wait_for()
