@@ -28,12 +28,18 @@ def related_papers(texts: list[str], count: int = 5, min_similarity: float = 0.0
         return [[] for _ in texts]
     transposed = matrix.T.tocsr()
     result: list[list[int]] = []
+    keep = min(count + 1, len(texts))
     for start in range(0, len(texts), CHUNK):
         block = (matrix[start : start + CHUNK] @ transposed).toarray()
-        for row, scores in enumerate(block):
-            scores[start + row] = -1.0  # never related to itself
-            top = np.argpartition(-scores, min(count, len(scores) - 1))[: count + 1]
-            # Ties go to the earlier paper, so the result does not depend on the sort.
-            ranked = sorted(top, key=lambda j: (-round(float(scores[j]), 6), j))
-            result.append([int(j) for j in ranked if scores[j] >= min_similarity][:count])
+        rows = np.arange(block.shape[0])
+        block[rows, start + rows] = -1.0  # never related to itself
+        # Rounded scores so that ties (equal up to float noise) go to the earlier paper.
+        block = np.round(block, 6)
+        top = np.argpartition(-block, keep - 1, axis=1)[:, :keep]
+        scores = np.take_along_axis(block, top, axis=1)
+        order = np.lexsort((top, -scores), axis=1)
+        top = np.take_along_axis(top, order, axis=1)
+        scores = np.take_along_axis(scores, order, axis=1)
+        for indexes, values in zip(top.tolist(), scores.tolist()):
+            result.append([j for j, v in zip(indexes, values) if v >= min_similarity][:count])
     return result

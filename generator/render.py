@@ -21,6 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from slugify import slugify
 
 from .errors import DigestError
+from .exports import bibtex_entry, bibtex_file, code_fence, papers_csv
 from .model import Collection, Paper, Progress, Tag, no_progress
 from .settings import Settings
 from .text import clean, escape_line, to_markdown
@@ -224,11 +225,17 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
         related = [
             (by_id[pid], [tag for tag in by_id[pid].tags if tag.slug in own]) for pid in paper.related if pid in by_id
         ]
+        bibtex = bibtex_entry(paper)
         files[paper.path] = paper_template.render(
-            **common, paper=paper, collection=collections[paper.collection], related=related
+            **common, paper=paper, collection=collections[paper.collection], related=related,
+            bibtex=bibtex, fence=code_fence(bibtex),
         )
     progress("Rendering pages", len(papers), len(papers))
     files["papers.json"] = papers_json(papers, collections)
+    files["papers.csv"] = papers_csv(papers)
+    files["papers.bib"] = bibtex_file(papers)
+    for group in groups:
+        files[f"tags/{group.tag.slug}.bib"] = bibtex_file(list(group.papers))
     # Read by the build stage: which engine indexes the site.
     files[SEARCH_ENGINE_FILE] = engine + "\n"
     return files

@@ -15,8 +15,10 @@ from tests.htmlscan import scan
 pytestmark = pytest.mark.slow
 
 # What content may produce inside <article>: paragraphs, links, emphasis, math spans,
-# and the page's own structure (headings, tag chips, admonitions, details, lists).
-ALLOWED_IN_ARTICLE = {"h1", "h2", "p", "a", "strong", "em", "span", "div", "ul", "li", "details", "summary", "code"}
+# and the page's own structure (headings, tag chips, admonitions, details, lists, the BibTeX block).
+ALLOWED_IN_ARTICLE = {
+    "h1", "h2", "p", "a", "strong", "em", "span", "div", "ul", "li", "details", "summary", "pre", "code",
+}
 UNSAFE_URL = re.compile(r"^\s*(?:javascript|data|vbscript):", re.I)
 
 

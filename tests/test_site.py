@@ -134,8 +134,10 @@ def test_editing_one_abstract_rewrites_only_the_pages_that_show_it(project: Path
     # Pages that show the paper: its own, its tags', the indexes, and the related lists that name it.
     showing = [p.path for p in second.papers if edited.id in p.related]
     showing += [p.path for p in first.papers if old.id in p.related]
-    allowed = {edited.path, "papers.json", "index.md", "tags/index.md", "collections/index.md",
-               "collections/edit-2026.md", *(t.path for t in edited.tags), *(t.path for t in old.tags), *showing}
+    tags = {t.slug for t in (*edited.tags, *old.tags)}
+    allowed = {edited.path, "papers.json", "papers.csv", "papers.bib", "index.md", "tags/index.md",
+               "collections/index.md", "collections/edit-2026.md", *(f"tags/{s}.md" for s in tags),
+               *(f"tags/{s}.bib" for s in tags), *showing}
     assert edited.path in second.render.written
     assert set(second.render.written) <= allowed, set(second.render.written) - allowed
     assert second.render.deleted == [old.path]

@@ -121,3 +121,11 @@ def test_related_papers_are_listed_and_open(page, site_server, records) -> None:
     links.first.click()
     page.wait_for_url(lambda url: f"/{first['url']}" in url, wait_until="commit")
     page.locator("h1", has_text=first["title"]).wait_for()
+
+
+def test_paper_page_offers_its_bibtex_with_a_copy_button(page, site_server, records) -> None:
+    grace = by_title(records, "GRACE")
+    page.goto(site_server.url + grace["url"])
+    code = page.locator("article pre code", has_text="@misc{")
+    assert code.count() == 1 and grace["title"] in code.inner_text()
+    assert page.locator("article pre button.md-clipboard, article .md-code__button").count() >= 1

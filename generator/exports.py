@@ -1,0 +1,85 @@
+"""Exports of the digest: BibTeX entries and files, and papers.csv."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from slugify import slugify
+
+from .model import Paper
+from .text import to_plain
+
+_BIBTEX_ESCAPES = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "%": r"\%", "&": r"\&", "#": r"\#",
+    "$": r"\$", "_": r"\_", "^": r"\^{}", "~": r"\~{}",
+}
+_BIBTEX_SPECIAL = re.compile(r"[\\{}%&#$_^~]")
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def bibtex_text(text: str) -> str:
+    """Escape plain text for a BibTeX field: braces stay balanced, specials stay literal."""
+    return _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m.group(0)], " ".join(text.split()))
+
+
+def citation_key(paper: Paper) -> str:
+    """Return a stable BibTeX key: first author or title word, year, and the paper id."""
+    first = paper.authors[0].split()[-1] if paper.authors else (paper.title.split() or ["paper"])[0]
+    word = slugify(first, separator="")[:20] or "paper"
+    return f"{word}{year_of(paper)}{paper.id[:6]}"
+
+
+def year_of(paper: Paper) -> str:
+    """Return the paper's year, from the source or the collection name ("ICLR 2026")."""
+    if paper.year:
+        return paper.year
+    match = _YEAR.search(paper.collection)
+    return match.group(0) if match else ""
+
+
+def bibtex_entry(paper: Paper) -> str:
+    """Return a @misc entry for one paper."""
+    fields = [("title", "{" + bibtex_text(paper.title) + "}")]
+    if paper.authors:
+        fields.append(("author", " and ".join(bibtex_text(a) for a in paper.authors)))
+    fields.append(("howpublished", bibtex_text(paper.collection)))
+    year = year_of(paper)
+    if year:
+        fields.append(("year", year))
+    if re.match(r"https?://\S+$", paper.link):
+        fields.append(("url", bibtex_text(paper.link)))
+    fields.append(("keywords", bibtex_text(", ".join(tag.name for tag in paper.tags))))
+    if paper.title_inferred:
+        fields.append(("note", "Title inferred from the abstract by paper-digest"))
+    fields.append(("abstract", bibtex_text(to_plain(paper.abstract))))
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    return f"@misc{{{citation_key(paper)},\n{body}\n}}\n"
+
+
+def bibtex_file(papers: list[Paper]) -> str:
+    """Return a .bib file holding an entry for each paper."""
+    return "\n".join(bibtex_entry(paper) for paper in papers)
+
+
+def papers_csv(papers: list[Paper]) -> str:
+    """Return papers.csv: one row per paper, areas and topics as ;-separated lists."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["id", "title", "title_source", "authors", "collection", "year", "areas", "topics", "url",
+                     "source_file", "source_line", "abstract"])
+    for paper in papers:
+        writer.writerow([
+            paper.id, paper.title, paper.title_source, "; ".join(paper.authors), paper.collection, year_of(paper),
+            "; ".join(t.name for t in paper.tags if t.kind == "area"),
+            "; ".join(t.name for t in paper.tags if t.kind == "topic"),
+            paper.url, paper.source.file, paper.source.line, paper.abstract,
+        ])
+    return out.getvalue()
+
+
+def code_fence(text: str) -> str:
+    """Return a backtick fence longer than any backtick run in `text`."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)

@@ -1,0 +1,77 @@
+"""Exports: BibTeX per paper, per tag and for the digest; papers.csv. They parse."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+
+import bibtexparser
+import pytest
+
+from generator.exports import bibtex_entry, bibtex_text, code_fence
+from tests.conftest import make_paper
+
+pytestmark = pytest.mark.slow
+logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
+
+
+def parse(text: str):
+    library = bibtexparser.parse_string(text)
+    assert not library.failed_blocks, [b.raw[:200] for b in library.failed_blocks]
+    return library
+
+
+def test_the_digest_bib_has_one_entry_per_paper_with_its_fields(default_site) -> None:
+    site = default_site.site_path
+    records = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    library = parse((site / "papers.bib").read_text(encoding="utf-8"))
+    assert len(library.entries) == len(records) == 57
+    by_title = {e.fields_dict["title"].value.strip("{}"): e for e in library.entries}
+    for record in records:
+        entry = by_title[record["title"]]
+        assert entry.entry_type == "misc"
+        assert entry.fields_dict["howpublished"].value == "ICLR 2026"
+        assert entry.fields_dict["year"].value == "2026"
+        assert record["tags"][0]["name"].replace("&", r"\&") in entry.fields_dict["keywords"].value
+        assert "inferred" in entry.fields_dict["note"].value
+        assert entry.fields_dict["abstract"].value
+
+
+def test_each_tag_has_a_bib_file_of_its_papers(default_site) -> None:
+    site = default_site.site_path
+    records = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    sizes: dict[str, int] = {}
+    for record in records:
+        for tag in record["tags"]:
+            sizes[tag["slug"]] = sizes.get(tag["slug"], 0) + 1
+    for slug, size in sizes.items():
+        assert len(parse((site / "tags" / f"{slug}.bib").read_text(encoding="utf-8")).entries) == size
+
+
+def test_papers_csv_has_a_row_per_paper(default_site) -> None:
+    site = default_site.site_path
+    records = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    rows = list(csv.DictReader(io.StringIO((site / "papers.csv").read_text(encoding="utf-8"))))
+    assert [row["title"] for row in rows] == [r["title"] for r in records]
+    assert all(row["areas"] and row["abstract"] for row in rows)
+
+
+def test_hostile_abstracts_still_give_parseable_bibtex(hostile_site) -> None:
+    settings, _, records = hostile_site
+    library = parse((settings.site_path / "papers.bib").read_text(encoding="utf-8"))
+    assert len(library.entries) == len(records)
+
+
+def test_bibtex_escaping_keeps_braces_balanced_and_specials_literal() -> None:
+    text = r"50% {of} a_b & c#d $x$ ~y ^z \cmd } {"
+    escaped = bibtex_text(text)
+    assert escaped.count("{") - escaped.count(r"\{") == escaped.count("}") - escaped.count(r"\}")
+    entry = bibtex_entry(make_paper(f"We introduce FOO. {text}", title=text, title_source="given"))
+    assert len(parse(entry).entries) == 1
+
+
+def test_the_code_fence_is_longer_than_any_backtick_run() -> None:
+    assert code_fence("plain") == "```"
+    assert code_fence("has ```` four") == "`````"
