@@ -21,6 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from slugify import slugify
 
 from .errors import DigestError
+from .charts import bar_chart
 from .exports import bibtex_entry, bibtex_file, code_fence, papers_csv
 from .model import Collection, Paper, Progress, Tag, no_progress
 from .settings import Settings
@@ -137,6 +138,20 @@ def group_by_tag(papers: list[Paper]) -> list[TagGroup]:
     return groups
 
 
+def topic_pairs(papers: list[Paper], count: int = 15) -> list[tuple[Tag, Tag, int]]:
+    """Return the topic pairs that share the most papers (linear in papers x topics per paper)."""
+    pairs: Counter[tuple[str, str]] = Counter()
+    names: dict[str, Tag] = {}
+    for paper in papers:
+        topics = sorted((t for t in paper.tags if t.kind == "topic"), key=lambda t: t.slug)
+        for i, first in enumerate(topics):
+            names[first.slug] = first
+            for second in topics[i + 1 :]:
+                pairs[(first.slug, second.slug)] += 1
+    ranked = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[:count]
+    return [(names[a], names[b], n) for (a, b), n in ranked]
+
+
 def topics_by_area(areas: list[TagGroup], topics: list[TagGroup]) -> dict[str, list[TagGroup]]:
     """Place each topic under the area that holds most of its papers (ties: area name)."""
     placed: dict[str, list[TagGroup]] = {group.tag.slug: [] for group in areas}
@@ -209,6 +224,12 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     )
     for group in groups:
         files[group.tag.path] = env.get_template("tag.md.j2").render(**common, group=group)
+    files["stats.md"] = env.get_template("stats.md.j2").render(
+        **common, areas=areas, topics=topics, by_collection=by_collection,
+        area_chart=bar_chart([(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in areas], "Papers per research area"),
+        topic_chart=bar_chart([(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in topics[:40]], "Papers per topic"),
+        pairs=topic_pairs(papers),
+    )
     files["collections/index.md"] = env.get_template("collections_index.md.j2").render(
         **common, by_collection=by_collection
     )

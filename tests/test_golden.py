@@ -48,3 +48,18 @@ def test_rendered_markdown_matches_goldens(project: Path, monkeypatch: pytest.Mo
 
 def test_rendering_twice_gives_identical_bytes(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert render_fixture(project, monkeypatch) == render_fixture(project, monkeypatch)
+
+
+def test_every_generated_file_is_ignored_by_git(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    from tests.conftest import ROOT
+
+    # Generated pages must never be committed: a fresh clone would find them "hand-written".
+    paths = [f"site_src/{rel}" for rel in render_fixture(project, monkeypatch)] + ["site_src/.paper-digest-manifest.json"]
+    result = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--verbose", "--non-matching", *paths],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    not_ignored = [line.split("\t")[-1] for line in result.stdout.splitlines() if line.startswith("::")]
+    assert not_ignored == []
