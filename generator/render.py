@@ -22,7 +22,7 @@ from slugify import slugify
 
 from .errors import DigestError
 from .charts import bar_chart
-from .exports import bibtex_entry, bibtex_file, code_fence, papers_csv
+from .exports import bibtex_entry, bibtex_file, citation_key, code_fence, papers_csv
 from .model import Collection, Paper, Progress, Tag, no_progress
 from .settings import Settings
 from .text import clean, escape_line, to_markdown
@@ -136,6 +136,14 @@ def group_by_tag(papers: list[Paper]) -> list[TagGroup]:
         groups.append(TagGroup(tag, ordered, related))
     groups.sort(key=lambda g: (g.tag.kind != "area", -len(g.papers), g.tag.name))
     return groups
+
+
+def filter_json(papers: list[Paper], groups: list[TagGroup]) -> str:
+    """Return the tag filter's compact data: tags, and per paper its title, url and tag indexes."""
+    tags = [{"slug": g.tag.slug, "name": g.tag.name, "kind": g.tag.kind, "count": len(g.papers)} for g in groups]
+    index = {g.tag.slug: i for i, g in enumerate(groups)}
+    rows = [[p.title, p.url, sorted(index[t.slug] for t in p.tags), citation_key(p)] for p in papers]
+    return json.dumps({"tags": tags, "papers": rows}, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def topic_pairs(papers: list[Paper], count: int = 15) -> list[tuple[Tag, Tag, int]]:
@@ -254,6 +262,8 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     progress("Rendering pages", len(papers), len(papers))
     files["papers.json"] = papers_json(papers, collections)
     files["papers.csv"] = papers_csv(papers)
+    files["filter.md"] = env.get_template("filter.md.j2").render(**common)
+    files["filter.json"] = filter_json(papers, groups)
     files["papers.bib"] = bibtex_file(papers)
     for group in groups:
         files[f"tags/{group.tag.slug}.bib"] = bibtex_file(list(group.papers))
