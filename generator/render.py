@@ -142,7 +142,7 @@ def filter_json(papers: list[Paper], groups: list[TagGroup]) -> str:
     """Return the tag filter's compact data: tags, and per paper its title, url and tag indexes."""
     tags = [{"slug": g.tag.slug, "name": g.tag.name, "kind": g.tag.kind, "count": len(g.papers)} for g in groups]
     index = {g.tag.slug: i for i, g in enumerate(groups)}
-    rows = [[p.title, p.url, sorted(index[t.slug] for t in p.tags), citation_key(p)] for p in papers]
+    rows = [[p.title, p.url, sorted(index[t.slug] for t in p.tags), citation_key(p), p.id] for p in papers]
     return json.dumps({"tags": tags, "papers": rows}, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
@@ -263,6 +263,7 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     files["papers.json"] = papers_json(papers, collections)
     files["papers.csv"] = papers_csv(papers)
     files["filter.md"] = env.get_template("filter.md.j2").render(**common)
+    files["starred.md"] = env.get_template("starred.md.j2").render(**common)
     files["filter.json"] = filter_json(papers, groups)
     files["papers.bib"] = bibtex_file(papers)
     for group in groups:

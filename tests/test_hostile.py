@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 # What content may produce inside <article>: paragraphs, links, emphasis, math spans,
 # and the page's own structure (headings, tag chips, admonitions, details, lists, the BibTeX block).
 ALLOWED_IN_ARTICLE = {
-    "h1", "h2", "p", "a", "strong", "em", "span", "div", "ul", "li", "details", "summary", "pre", "code",
+    "h1", "h2", "p", "a", "strong", "em", "span", "div", "ul", "li", "details", "summary", "pre", "code", "button",
 }
 UNSAFE_URL = re.compile(r"^\s*(?:javascript|data|vbscript):", re.I)
 
