@@ -155,17 +155,14 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
         result.files.append(name)
         fmt = format_of(path, settings.input_format)
         before = len(result.papers)
+        collection = settings.default_collection or path.stem
         if fmt in STREAMED:
             # Large exports are read line by line: the file is never held whole in memory.
             with path.open("rb") as handle:
                 for item in iter_records(name, fmt, stream_lines(handle, name)):
-                    _take(result, seen, item, name, settings.default_collection or path.stem)
-            if len(result.papers) == before and not any(p.file == name for p in result.problems):
-                result.problems.append(Problem("warning", name, None, "no abstracts in this file"))
-            continue
-        text = decode(path.read_bytes(), name)
-        if fmt == "text":
-            collection, paragraphs = parse_digest(text, settings.default_collection or path.stem)
+                    _take(result, seen, item, name, collection)
+        elif fmt == "text":
+            collection, paragraphs = parse_digest(decode(path.read_bytes(), name), collection)
             for paragraph in paragraphs:
                 if not dedupe_key(paragraph.text):
                     result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
@@ -178,8 +175,8 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
                 )
                 _add(result, seen, paper)
         else:
-            for item in iter_records(name, fmt, text):
-                _take(result, seen, item, name, settings.default_collection or path.stem)
+            for item in iter_records(name, fmt, decode(path.read_bytes(), name)):
+                _take(result, seen, item, name, collection)
         if len(result.papers) == before and not any(p.file == name for p in result.problems):
             result.problems.append(Problem("warning", name, None, "no abstracts in this file"))
     log.info("read %d papers from %d files", len(result.papers), len(result.files))

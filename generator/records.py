@@ -193,20 +193,29 @@ def _arxiv(text: str, name: str) -> Iterator[RawRecord | Problem]:
         yield RawRecord(fields, index, 0)
 
 
-def _lookup(fields: dict[str, Any], name: str) -> Any:
-    """Return a field by its aliases, case-insensitively, reaching into nested objects."""
-    lowered = {str(k).lower(): v for k, v in fields.items()}
+def _lowered(fields: dict[str, Any]) -> dict[str, Any]:
+    return {str(k).lower(): v for k, v in fields.items()}
+
+
+def _lookup(lowered: dict[str, Any], name: str) -> Any:
+    """Return a field by its aliases from lowercased fields, reaching into nested objects."""
     for alias in ALIASES[name]:
         value: Any = lowered
         for part in alias.split("."):
             if isinstance(value, dict):
-                value = {str(k).lower(): v for k, v in value.items()}.get(part)
+                value = (value if value is lowered else _lowered(value)).get(part)
             else:
                 value = None
                 break
         if value not in (None, "", []):
             return value
     return None
+
+
+def _optional_text(fields: dict[str, Any], name: str) -> str:
+    """Return a text field by its aliases, or '' when the record has none."""
+    value = _lookup(fields, name)
+    return "" if value is None else _text(value, name)
 
 
 def _text(value: Any, field: str) -> str:
@@ -242,35 +251,30 @@ def _authors(value: Any) -> tuple[str, ...]:
 
 def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record") -> tuple[dict[str, Any], Source]:
     """Map a record's fields to Paper fields; raise ValueError or TypeError with the reason."""
-    fields = record.fields
+    fields = _lowered(record.fields)
     abstract = _lookup(fields, "abstract")
     if abstract is None:
         raise ValueError("no abstract (looked for " + ", ".join(ALIASES["abstract"][:3]) + ")")
     abstract = _text(abstract, "abstract")
     if not re.search(r"\w", abstract):
         raise ValueError("the abstract has no words")
-    title = _lookup(fields, "title")
-    venue = _lookup(fields, "venue")
-    year_value = _lookup(fields, "year")
-    year = ""
-    if year_value is not None:
-        match = _YEAR.search(_text(year_value, "year"))
-        year = match.group(0) if match else ""
-    venue_text = _text(venue, "venue") if venue is not None else ""
-    if venue_text and year and year not in venue_text:
-        venue_text = f"{venue_text} {year}"
-    area = _lookup(fields, "area")
+    year_match = _YEAR.search(_optional_text(fields, "year"))
+    year = year_match.group(0) if year_match else ""
+    venue = _optional_text(fields, "venue")
+    if venue and year and year not in venue:
+        venue = f"{venue} {year}"
+    title = _optional_text(fields, "title")
     values = {
         "abstract": abstract,
         # Titles and names may carry LaTeX ("{GRACE}", "G\\\"odel") or math: keep their plain text.
-        "title": to_plain(_text(title, "title")) if title is not None else "",
+        "title": to_plain(title) if title else "",
         "authors": tuple(to_plain(a) for a in _authors(_lookup(fields, "authors"))),
         "keywords": _names(_lookup(fields, "keywords"), "keywords", r"[;,|]"),
-        "source_id": _text(_lookup(fields, "id"), "id") if _lookup(fields, "id") is not None else "",
-        "collection": venue_text or collection,
+        "source_id": _optional_text(fields, "id"),
+        "collection": venue or collection,
         "year": year,
-        "url": _text(_lookup(fields, "url"), "url") if _lookup(fields, "url") is not None else "",
-        "given_area": _text(area, "area") if area is not None else "",
+        "url": _optional_text(fields, "url"),
+        "given_area": _optional_text(fields, "area"),
     }
     return values, Source(name, record.index, record.line, unit)
 

@@ -15,8 +15,6 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from urllib.parse import quote
-
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from slugify import slugify
 
@@ -25,7 +23,7 @@ from .charts import bar_chart
 from .exports import bibtex_entry, bibtex_file, citation_key, code_fence, papers_csv
 from .model import Collection, Paper, Progress, Tag, no_progress
 from .settings import Settings
-from .text import clean, escape_line, to_markdown
+from .text import clean, escape_line, safe_url, to_markdown
 
 log = logging.getLogger(__name__)
 
@@ -77,9 +75,7 @@ def attr_text(text: str) -> str:
 def web_url(url: str) -> str:
     """Return an http(s) URL made safe for a Markdown link target, or '' for anything else."""
     url = str(url).strip()
-    if not re.match(r"https?://[^\s<>]+$", url, re.I):
-        return ""
-    return quote(url, safe="/:?#[]@!$&'()*+,;=%~.-_")
+    return safe_url(url) if re.match(r"https?://[^\s<>]+$", url, re.I) else ""
 
 
 def make_environment(templates_dir: Path) -> Environment:

@@ -13,6 +13,7 @@ tokens are then written back in a form we control.
 from __future__ import annotations
 
 import html
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -20,15 +21,13 @@ from functools import lru_cache
 from typing import Literal
 from urllib.parse import quote
 
-import logging
-
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 # Private-use characters mark lifted spans inside the text while it is processed.
 # Any such character in the input is removed first, so they cannot be forged.
 _OPEN, _CLOSE = "\ue000", "\ue001"
-_BOLD_ON, _BOLD_OFF, _EM_ON, _EM_OFF, _CODE_ON, _CODE_OFF = (chr(c) for c in range(0xE002, 0xE008))
-_MARKERS = {_BOLD_ON: "**", _BOLD_OFF: "**", _EM_ON: "*", _EM_OFF: "*", _CODE_ON: "`", _CODE_OFF: "`"}
+_BOLD_ON, _BOLD_OFF, _EM_ON, _EM_OFF = (chr(c) for c in range(0xE002, 0xE006))
+_MARKERS = {_BOLD_ON: "**", _BOLD_OFF: "**", _EM_ON: "*", _EM_OFF: "*"}
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 
 # pylatexenc logs every macro it cannot fully parse; malformed LaTeX is expected input.
@@ -262,18 +261,25 @@ def _latex_converter() -> LatexNodes2Text:
 _LATEX_LITERALS = re.compile(r"(?<!\\)([%&#_$])")
 
 
+# A caret is LaTeX's superscript or accent; outside math it is text, so it hides
+# behind a private character while pylatexenc reads the command.
+_CARET = "\ue008"
+
+
+def _to_text(converter: LatexNodes2Text, latex: str) -> str | None:
+    """Convert LaTeX to text with literal % & # _ $ ^; None when the parser fails."""
+    protected = _LATEX_LITERALS.sub(r"\\\1", latex).replace("^", _CARET)
+    try:
+        return converter.latex_to_text(protected).replace(_CARET, "^")
+    except Exception:  # noqa: BLE001 - any parser failure: the caller keeps the source
+        return None
+
+
 @lru_cache(maxsize=8192)
 def _latex_to_text(command: str) -> str:
     """Convert one LaTeX command with its arguments to text (with emphasis markers)."""
-    protected = _LATEX_LITERALS.sub(r"\\\1", command).replace("^", _CARET)
-    try:
-        converted = _latex_converter().latex_to_text(protected)
-    except Exception:  # noqa: BLE001 - any parser failure falls back to the raw text
-        return command
-    return converted.replace("\u00a0", " ").replace(_CARET, "^")
-
-
-_CARET = "\ue008"
+    converted = _to_text(_latex_converter(), command)
+    return command if converted is None else converted.replace("\u00a0", " ")
 
 
 def _render_token(token: _Token) -> str:
@@ -283,7 +289,7 @@ def _render_token(token: _Token) -> str:
         # Display math inside a paragraph: an inline span in display style.
         return "$\\displaystyle " + _escape_math(token.text) + "$"
     if token.kind == "link":
-        return f"[{escape_markdown(token.text)}](<{_safe_url(token.url)}>)"
+        return f"[{escape_markdown(token.text)}](<{safe_url(token.url)}>)"
     return escape_markdown(token.text)
 
 
@@ -301,19 +307,15 @@ def _escape_math(tex: str) -> str:
     return tex.replace("$", "\\$")
 
 
-def _safe_url(url: str) -> str:
-    # Percent-encode everything that could end the link or an HTML attribute.
+def safe_url(url: str) -> str:
+    """Percent-encode everything in a URL that could end a Markdown link or an HTML attribute."""
     return quote(url, safe="/:?#[]@!$&'()*+,;=%~.-_")
 
 
 @lru_cache(maxsize=4096)
 def _math_to_plain(tex: str) -> str:
-    protected = _LATEX_LITERALS.sub(r"\\\1", tex).replace("^", _CARET)
-    try:
-        text = _math_converter().latex_to_text(protected).replace(_CARET, "^")
-    except Exception:  # noqa: BLE001 - any parser failure falls back to the source
-        text = tex
-    return _SPACES.sub(" ", text).strip()
+    text = _to_text(_math_converter(), tex)
+    return _SPACES.sub(" ", tex if text is None else text).strip()
 
 
 @lru_cache(maxsize=1)

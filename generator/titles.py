@@ -130,11 +130,6 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
     return InferredTitle(_shorten(headline(plain), max_chars), "headline")
 
 
-def find_own_name(raw: str, plain: str) -> str:
-    """Return the name the abstract gives its own contribution, or ''."""
-    return find_own_name_with_expansion(raw, plain)[0]
-
-
 def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
     """Return the paper's own name and, when the text spells it out, its expansion."""
     candidates: Counter[str] = Counter()
@@ -143,7 +138,7 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
     for match in _BOLD_LETTERS.finditer(raw):
         letters = "".join(re.findall(r"\*\*([A-Z]{1,3})\*\*", match.group(1)))
         if len(letters) >= 3:
-            name = _acronym_with_suffix(letters, raw, match.end())
+            name = _acronym_with_suffix(letters, raw)
             candidates[name] += 6
             marked.add(name)
             # "**L**ength-b**A**sed **S**t**E**p **R**eward shaping (LASER)"
@@ -228,7 +223,7 @@ def _words_before_paren(text: str) -> str:
     return match.group(1) if match else ""
 
 
-def _acronym_with_suffix(letters: str, raw: str, end: int) -> str:
+def _acronym_with_suffix(letters: str, raw: str) -> str:
     # "**L**ength-b**A**sed ... (LASER)": prefer the acronym as the text spells it.
     spelled = re.search(rf"\b({letters}(?:-[A-Z0-9]+)?)\b", raw)
     return spelled.group(1) if spelled else letters
