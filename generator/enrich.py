@@ -13,7 +13,8 @@ from slugify import slugify
 from .areas import load_model, load_taxonomy
 from .model import Paper, Progress, Tag, no_progress
 from .overrides import load_overrides
-from .related import related_papers
+from .maps import map_coordinates
+from .related import nearest, vectorize
 from .settings import Settings
 from .tags import Topic, area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
 from .text import to_plain
@@ -142,9 +143,16 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
         pinned=pins,
     )
     guesses = load_model().predict(plains) if papers else []
-    progress("Finding related papers", 0, 1)
-    neighbours = related_papers([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)])
-    progress("Finding related papers", 1, 1)
+    # One TF-IDF matrix serves both related papers and the map.
+    progress("Finding related papers", 0, 2)
+    vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)])
+    if vectors is None:  # no paper has a usable word
+        neighbours, positions = [[] for _ in papers], [(0.5, 0.5)] * len(papers)
+    else:
+        neighbours = nearest(vectors, settings.related_count, workers=settings.workers)
+        progress("Drawing the topic map", 1, 2)
+        positions = map_coordinates(vectors, settings.map_layout_max)
+    progress("Drawing the topic map", 2, 2)
 
     enriched = []
     for i, paper in enumerate(papers):
@@ -158,6 +166,7 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
                 summary=summarize(plains[i], settings.max_summary_chars),
                 tags=tuple(tags),
                 related=tuple(papers[j].id for j in neighbours[i]),
+                position=positions[i],
             )
         )
     log.info("enriched %d papers", len(enriched))

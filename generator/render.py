@@ -142,6 +142,30 @@ def filter_json(papers: list[Paper], groups: list[TagGroup]) -> str:
     return json.dumps({"tags": tags, "papers": rows}, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+#: Colours of the map's areas, distinguishable on light and dark backgrounds.
+MAP_COLOURS = (
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+    "#bab0ac", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+    "#7f7f7f", "#aec7e8", "#ffbb78",
+)
+
+
+def map_json(papers: list[Paper], areas: list[TagGroup]) -> str:
+    """Return the topic map's data: areas with colours, and per paper its place, area, title and url."""
+    index = {g.tag.slug: i for i, g in enumerate(areas)}
+    points = []
+    for paper in papers:
+        # A point takes the colour of the paper's first (most likely) area.
+        area = next((index[t.slug] for t in paper.tags if t.kind == "area" and t.slug in index), -1)
+        points.append([paper.position[0], paper.position[1], area, paper.title, paper.url])
+    counts = Counter(point[2] for point in points)
+    legend = [
+        {"name": g.tag.name, "slug": g.tag.slug, "count": counts[i], "color": MAP_COLOURS[i % len(MAP_COLOURS)]}
+        for i, g in enumerate(areas)
+    ]
+    return json.dumps({"areas": legend, "points": points}, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def topic_pairs(papers: list[Paper], count: int = 15) -> list[tuple[Tag, Tag, int]]:
     """Return the topic pairs that share the most papers (linear in papers x topics per paper)."""
     pairs: Counter[tuple[str, str]] = Counter()
@@ -260,6 +284,8 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     files["papers.csv"] = papers_csv(papers)
     files["filter.md"] = env.get_template("filter.md.j2").render(**common)
     files["starred.md"] = env.get_template("starred.md.j2").render(**common)
+    files["map.md"] = env.get_template("map.md.j2").render(**common)
+    files["map.json"] = map_json(papers, areas)
     files["filter.json"] = filter_json(papers, groups)
     files["papers.bib"] = bibtex_file(papers)
     for group in groups:

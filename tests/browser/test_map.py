@@ -1,0 +1,45 @@
+"""The topic map: drawn on a canvas, legend toggles areas, hover shows a title, click opens the paper."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.browser.conftest import screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_the_map_draws_every_paper_and_a_click_opens_one(page, site_server, default_site) -> None:
+    data = json.loads((default_site.site_path / "map.json").read_text(encoding="utf-8"))
+    assert len(data["points"]) == 57
+    page.goto(site_server.url + "map/")
+    page.wait_for_function("window.pdMap !== undefined")
+    assert page.evaluate("window.pdMap.visibleCount()") == 57
+    painted = page.evaluate(
+        """() => { const c = document.querySelector('.pd-map canvas');
+                   const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                   let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; }"""
+    )
+    assert painted > 57 * 20
+    screenshot(page, "map")
+
+    # Hide the largest area from the legend: its points leave the map.
+    first_area = data["areas"][0]
+    page.locator(".pd-map__area").first.click()
+    assert page.evaluate("window.pdMap.visibleCount()") == 57 - first_area["count"]
+    page.locator(".pd-map__area").first.click()
+
+    target = next(i for i, p in enumerate(data["points"]) if p[2] == 1)
+    x, y = page.evaluate(f"window.pdMap.screenPoint({target})")
+    box = page.locator(".pd-map canvas").bounding_box()
+    page.mouse.move(box["x"] + x, box["y"] + y)
+    tip = page.locator(".pd-map__tip")
+    tip.wait_for(state="visible")
+    title = tip.inner_text()
+    assert title in {p[3] for p in data["points"]}
+    page.mouse.click(box["x"] + x, box["y"] + y)
+    url = next(p[4] for p in data["points"] if p[3] == title)
+    page.wait_for_url(lambda u: f"/{url}" in u, wait_until="commit")
+    assert page.watch.errors == [] and page.watch.outside == []

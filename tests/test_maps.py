@@ -1,0 +1,65 @@
+"""The topic map's layout: every paper gets a place, similar papers lie close, the same input gives the same map."""
+
+from __future__ import annotations
+
+import math
+
+import random
+
+from generator.maps import map_coordinates
+from generator.related import vectorize
+
+TOPICS = {
+    "rl": "reinforcement learning agent reward policy environment exploration offline critic",
+    "vision": "image segmentation convolutional pixels object detection camera scenes",
+    "graphs": "graph neural network nodes edges message passing molecules",
+}
+
+
+def corpus(per_topic: int) -> tuple[list[str], list[str]]:
+    rng = random.Random(7)
+    shared = [f"common{i}" for i in range(40)]
+    texts, labels = [], []
+    for label, words in TOPICS.items():
+        for _ in range(per_topic):
+            # Five words of its topic and three words any paper may use.
+            texts.append(" ".join(rng.sample(words.split(), 5) + rng.sample(shared, 3)))
+            labels.append(label)
+    return texts, labels
+
+
+def spread(points, labels) -> tuple[float, float]:
+    """Return the mean distance between papers of the same topic and of different topics."""
+    same, other = [], []
+    for i in range(0, len(points), 3):
+        for j in range(i + 1, len(points), 5):
+            distance = math.dist(points[i], points[j])
+            (same if labels[i] == labels[j] else other).append(distance)
+    return sum(same) / len(same), sum(other) / len(other)
+
+
+def test_every_paper_gets_a_place_in_the_unit_square_and_topics_cluster() -> None:
+    texts, labels = corpus(40)
+    points = map_coordinates(vectorize(texts))
+    assert len(points) == len(texts)
+    assert all(0.0 <= x <= 1.0 and 0.0 <= y <= 1.0 for x, y in points)
+    same, other = spread(points, labels)
+    assert same * 2 < other
+
+
+def test_papers_beyond_the_layout_sample_join_their_own_topic() -> None:
+    texts, labels = corpus(60)
+    points = map_coordinates(vectorize(texts), layout_max=40)
+    assert len(set(points)) > 150  # not stacked on the sample's points
+    same, other = spread(points, labels)
+    assert same * 2 < other
+
+
+def test_the_same_input_gives_the_same_map() -> None:
+    texts, _ = corpus(30)
+    assert map_coordinates(vectorize(texts)) == map_coordinates(vectorize(texts))
+    assert map_coordinates(vectorize(texts), layout_max=20) == map_coordinates(vectorize(texts), layout_max=20)
+
+
+def test_tiny_digests_are_centred() -> None:
+    assert map_coordinates(vectorize(["alpha beta", "gamma delta"])) == [(0.5, 0.5), (0.5, 0.5)]
