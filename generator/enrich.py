@@ -163,6 +163,7 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
                 title=titles[i],
                 title_source=titled[i][1],
                 slug=paper_slug(base_titles[i], paper.id),
+                plain=plains[i],
                 summary=summarize(plains[i], settings.max_summary_chars),
                 tags=tuple(tags),
                 related=tuple(papers[j].id for j in neighbours[i]),

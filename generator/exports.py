@@ -53,14 +53,14 @@ def bibtex_entry(paper: Paper) -> str:
     fields.append(("keywords", bibtex_text(", ".join(tag.name for tag in paper.tags))))
     if paper.title_inferred:
         fields.append(("note", "Title inferred from the abstract by paper-digest"))
-    fields.append(("abstract", bibtex_text(to_plain(paper.abstract))))
+    fields.append(("abstract", bibtex_text(paper.plain or to_plain(paper.abstract))))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
     return f"@misc{{{citation_key(paper)},\n{body}\n}}\n"
 
 
-def bibtex_file(papers: list[Paper]) -> str:
-    """Return a .bib file holding an entry for each paper."""
-    return "\n".join(bibtex_entry(paper) for paper in papers)
+def bibtex_file(papers: list[Paper], entries: dict[str, str] | None = None) -> str:
+    """Return a .bib file holding an entry for each paper (`entries`: ready entries by paper id)."""
+    return "\n".join(entries[paper.id] if entries else bibtex_entry(paper) for paper in papers)
 
 
 def papers_csv(papers: list[Paper]) -> str:

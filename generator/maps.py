@@ -20,7 +20,7 @@ _NEIGHBOURS = 8
 _CHUNK = 2048
 
 
-def map_coordinates(matrix, layout_max: int = 3000) -> list[tuple[float, float]]:
+def map_coordinates(matrix, layout_max: int = 2000) -> list[tuple[float, float]]:
     """Return a place in [0, 1] x [0, 1] for each row of a TF-IDF `matrix`."""
     if matrix.shape[0] < 3 or matrix.shape[1] < 3:
         return [(0.5, 0.5)] * matrix.shape[0]

@@ -58,7 +58,7 @@ class Paper:
     """One abstract and everything the pipeline learns about it.
 
     The reader fills `abstract`, `collection` and `source`; enrichment adds the
-    id-derived `slug`, the `title`, the plain-text `summary` and the `tags`.
+    id-derived `slug`, the `title`, the `plain` text, its `summary` and the `tags`.
     """
 
     id: str
@@ -68,6 +68,8 @@ class Paper:
     title: str = ""
     title_source: TitleSource = "headline"
     slug: str = ""
+    #: The abstract as plain prose (no markup, math as text), for exports.
+    plain: str = ""
     summary: str = ""
     tags: tuple[Tag, ...] = ()
     also_in: tuple[Source, ...] = field(default=())

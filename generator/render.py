@@ -267,6 +267,8 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
         )
     paper_template = env.get_template("paper.md.j2")
     by_id = {paper.id: paper for paper in papers}
+    # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
+    entries = {paper.id: bibtex_entry(paper) for paper in papers}
     for done, paper in enumerate(papers):
         if done % 200 == 0:
             progress("Rendering pages", done, len(papers))
@@ -274,7 +276,7 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
         related = [
             (by_id[pid], [tag for tag in by_id[pid].tags if tag.slug in own]) for pid in paper.related if pid in by_id
         ]
-        bibtex = bibtex_entry(paper)
+        bibtex = entries[paper.id]
         files[paper.path] = paper_template.render(
             **common, paper=paper, collection=collections[paper.collection], related=related,
             bibtex=bibtex, fence=code_fence(bibtex),
@@ -287,9 +289,9 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     files["map.md"] = env.get_template("map.md.j2").render(**common)
     files["map.json"] = map_json(papers, areas)
     files["filter.json"] = filter_json(papers, groups)
-    files["papers.bib"] = bibtex_file(papers)
+    files["papers.bib"] = bibtex_file(papers, entries)
     for group in groups:
-        files[f"tags/{group.tag.slug}.bib"] = bibtex_file(list(group.papers))
+        files[f"tags/{group.tag.slug}.bib"] = bibtex_file(list(group.papers), entries)
     # Read by the build stage: which engine indexes the site.
     files[SEARCH_ENGINE_FILE] = engine + "\n"
     return files

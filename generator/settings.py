@@ -53,7 +53,7 @@ class Settings:
     #: Related papers listed on each paper page.
     related_count: int = 5
     #: The topic map's t-SNE places at most this many papers; the rest join their nearest ones.
-    map_layout_max: int = 3000
+    map_layout_max: int = 2000
     #: Search engine: "material" (one index, fine for small digests), "pagefind" (chunked,
     #: loaded on demand), or "auto" (pagefind from `pagefind_min_papers` papers up).
     search: str = "auto"

@@ -122,6 +122,8 @@ class _Index:
     #: Words a phrase can start with (and their plurals): the rest are skipped at once.
     starts: frozenset[str]
     prefix_lengths: tuple[int, ...]
+    #: Word tuples that begin a longer phrase: a longer match is tried only after one of them.
+    inner: frozenset[tuple[str, ...]]
     #: Matches a word that starts like a one-word prefix phrase ("molecul*").
     prefix_start: re.Pattern[str]
 
@@ -148,8 +150,9 @@ def _index(topics: tuple[Topic, ...]) -> _Index:
     stems = sorted({words[0] for words in prefix if len(words) == 1}, key=len, reverse=True)
     prefix_start = re.compile("|".join(map(re.escape, stems)) if stems else r"(?!)")
     lengths = tuple(sorted({len(words[-1]) for words in prefix}, reverse=True))
+    inner = frozenset(words[:k] for words in (*exact, *prefix) for k in range(1, len(words)))
     return _Index(
-        freeze(exact), freeze(prefix), freeze(acronyms), longest, frozenset(starts), lengths, prefix_start
+        freeze(exact), freeze(prefix), freeze(acronyms), longest, frozenset(starts), lengths, inner, prefix_start
     )
 
 
@@ -178,21 +181,24 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
         evidence.setdefault(topic, Counter())[shown] += 1
 
     starts, lengths, prefix_start = index.starts, index.prefix_lengths, index.prefix_start
-    acronyms = index.acronyms
+    acronyms, inner = index.acronyms, index.inner
     for i, (_, _, original) in enumerate(spans):
         found: dict[int, int] = {}
         word = words[i]
         if word in starts or prefix_start.match(word):
-            for n in range(min(index.longest, len(words) - i), 0, -1):
+            # Shortest first, stopping where no phrase goes on; a topic keeps its longest match.
+            for n in range(1, min(index.longest, len(words) - i) + 1):
                 key = tuple(words[i : i + n])
+                if n > 1 and key[:-1] not in inner:
+                    break
                 singular = key[:-1] + (_singular(key[-1]),)
                 for topic in index.exact.get(key, ()) + index.exact.get(singular, ()):
-                    found.setdefault(topic, n)
+                    found[topic] = n
                 last = key[-1]
                 for cut in lengths:
                     if cut <= len(last):
                         for topic in index.prefix.get(key[:-1] + (last[:cut],), ()):
-                            found.setdefault(topic, n)
+                            found[topic] = n
         for topic, n in found.items():
             shown = text[spans[i][0] : spans[i + n - 1][1]].lower()
             hit(topic, i, i + n, _PHRASE_WEIGHT if n > 1 else 1.0, shown)

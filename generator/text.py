@@ -44,6 +44,10 @@ _KEEP_FORMAT = {"\u200d"}  # zero-width joiner: part of emoji sequences
 # ("# ", "> ", "1. ", "---", "!!!") can only start at its first character.
 _ESCAPED = set("\\`*_{}[]#!|~^=$")
 _ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+# str.translate tables: one C-level pass instead of a Python loop per character.
+_ESCAPE = str.maketrans({**{ch: "\\" + ch for ch in _ESCAPED}, **_ENTITIES})
+_WITH_MARKERS = str.maketrans({**{ch: "\\" + ch for ch in _ESCAPED}, **_ENTITIES, **_MARKERS})
+_NO_MARKERS = str.maketrans(dict.fromkeys(_MARKERS))
 _LINE_START = set("#>+-=|!?:{[%*_~`")
 _ORDERED_LIST = re.compile(r"^(\d+)([.)])")
 
@@ -128,17 +132,7 @@ def escape_markdown(text: str, markers: bool = False) -> str:
 
     With `markers`, the private emphasis markers left by `_lift` become Markdown.
     """
-    out = []
-    for ch in text:
-        if ch in _ESCAPED:
-            out.append("\\" + ch)
-        elif ch in _ENTITIES:
-            out.append(_ENTITIES[ch])
-        elif markers and ch in _MARKERS:
-            out.append(_MARKERS[ch])
-        else:
-            out.append(ch)
-    return "".join(out)
+    return text.translate(_WITH_MARKERS if markers else _ESCAPE)
 
 
 @lru_cache(maxsize=65536)
@@ -157,7 +151,7 @@ def _protect_line_start(markdown: str) -> str:
 def to_plain(text: str) -> str:
     """Return `text` as plain prose: no markup, math as readable text."""
     body, tokens = _lift(clean(text))
-    body = "".join(ch for ch in body if ch not in _MARKERS)
+    body = body.translate(_NO_MARKERS)
     plain = _PLACEHOLDER.sub(lambda m: _plain_token(tokens[int(m.group(1))]), body)
     return _SPACES.sub(" ", plain).strip()
 
@@ -177,23 +171,33 @@ def _lift(text: str) -> tuple[str, list[_Token]]:
     def math(kind: Literal["math", "display"]):
         return lambda m: keep(_Token(kind, (m.group(1) or m.group(2)).strip()))
 
-    text = _DISPLAY_MATH.sub(math("display"), text)
-    text = _INLINE_MATH.sub(math("math"), text)
-    text = _LATEX_HREF.sub(lambda m: _link(keep, m.group(2) or m.group(1), m.group(1), m.group(0)), text)
-    text = _LATEX_URL.sub(lambda m: _link(keep, m.group(1), m.group(1), m.group(0)), text)
-    text = _MD_LINK.sub(lambda m: _link(keep, m.group(1), m.group(2), m.group(0)), text)
-    text = _URL.sub(lambda m: _bare_url(keep, m.group(0)), text)
-    text = _LATEX_CITE.sub("", text)
+    # Each pattern runs only when its trigger character is present: most
+    # abstracts have no math, link or markup, and a scan costs a pass each.
+    if "$" in text or "\\" in text:
+        text = _DISPLAY_MATH.sub(math("display"), text)
+        text = _INLINE_MATH.sub(math("math"), text)
     if "\\" in text:
+        text = _LATEX_HREF.sub(lambda m: _link(keep, m.group(2) or m.group(1), m.group(1), m.group(0)), text)
+        text = _LATEX_URL.sub(lambda m: _link(keep, m.group(1), m.group(1), m.group(0)), text)
+    if "](" in text:
+        text = _MD_LINK.sub(lambda m: _link(keep, m.group(1), m.group(2), m.group(0)), text)
+    if "://" in text or "www." in text.lower():
+        text = _URL.sub(lambda m: _bare_url(keep, m.group(0)), text)
+    if "\\" in text:
+        text = _LATEX_CITE.sub("", text)
         text = _LATEX_MACRO.sub(lambda m: _latex_to_text(m.group(0)), text)
         text = _LATEX_ESCAPE.sub(r"\1", text)
-    text = _LATEX_TIE.sub(" ", text.replace("``", "\u201c").replace("''", "\u201d"))
-    text = _LATEX_GROUP.sub(r"\1", text)
+    text = text.replace("``", "\u201c").replace("''", "\u201d")
+    if "~" in text:
+        text = _LATEX_TIE.sub(" ", text)
+    if "{" in text:
+        text = _LATEX_GROUP.sub(r"\1", text)
     for source, dash in _DASHES:
         text = text.replace(source, dash)
     text = _SPACES.sub(" ", text).strip()
-    text = _MD_BOLD.sub(lambda m: f"{_BOLD_ON}{m.group(1)}{_BOLD_OFF}", text)
-    text = _MD_EM.sub(lambda m: f"{_EM_ON}{m.group(1)}{_EM_OFF}", text)
+    if "*" in text:
+        text = _MD_BOLD.sub(lambda m: f"{_BOLD_ON}{m.group(1)}{_BOLD_OFF}", text)
+        text = _MD_EM.sub(lambda m: f"{_EM_ON}{m.group(1)}{_EM_OFF}", text)
     return text, tokens
 
 

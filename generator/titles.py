@@ -45,7 +45,14 @@ _INTRO = re.compile(
 )
 _CALLED = re.compile(rf"\b(?:called|named|dubbed|termed|coined|denoted(?: as| by)?)\s+[\"“']?({_NAME})")
 _APPOSITIVE = re.compile(rf"(?:^|[.;:]\s+|\bintroduc\w+\s+|\bpropos\w+\s+|\bpresent\w*\s+)({_NAME}),\s+(?:a|an|the)\s+")
-_ACRONYM = re.compile(r"((?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by)(?:\s+(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by|[a-z][\w-]*)){1,12})\s+\(([A-Z][A-Za-z0-9-]{1,15})\)")
+_ACRONYM_WORD = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by)"
+_ACRONYM_NEXT = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by|[a-z][\w-]*)"
+# "Path of Least Resistance (PoLR)": the "(NAME)" is found first, then the
+# phrase that ends right before it; trying the phrase at every word is slow.
+_PAREN_ACRONYM = re.compile(r"\s+\(([A-Z][A-Za-z0-9-]{1,15})\)")
+_PHRASE_BEFORE = re.compile(rf"{_ACRONYM_WORD}(?:\s+{_ACRONYM_NEXT}){{1,12}}\Z")
+#: How far before "(NAME)" its phrase may start.
+_PHRASE_REACH = 400
 _BOLD_LETTERS = re.compile(r"((?:[A-Za-z-]*\*\*[A-Z]{1,3}\*\*[A-Za-z-]*\s*){2,})")
 _TEXTBF_LETTERS = re.compile(
     r"((?:[A-Za-z-]*\$?\\textbf\{[A-Z]{1,3}\}\$?[A-Za-z-]*[\s/]*(?:(?:with|of|and|for|the|via|in|on|to|from)\s+)?){2,})"
@@ -118,7 +125,8 @@ def infer_title_from(abstract: str, plain: str, max_chars: int = 110) -> Inferre
 
 def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
     # URLs are never part of a title; remove them before reading the sentences.
-    plain = _URL_IN_TEXT.sub("", plain)
+    if "://" in plain or "www." in plain.lower():
+        plain = _URL_IN_TEXT.sub("", plain)
     name, expansion = find_own_name_with_expansion(raw, plain)
     if name:
         description = _title_case(expansion) if expansion else describe(name, plain)
@@ -135,7 +143,8 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
     candidates: Counter[str] = Counter()
     expansions: dict[str, str] = {}
     marked: set[str] = set()  # names the authors typeset as their own (bold letters, a macro)
-    for match in _BOLD_LETTERS.finditer(raw):
+    bold = "**" in raw
+    for match in _BOLD_LETTERS.finditer(raw) if bold else ():
         letters = "".join(re.findall(r"\*\*([A-Z]{1,3})\*\*", match.group(1)))
         if len(letters) >= 3:
             name = _acronym_with_suffix(letters, raw)
@@ -144,7 +153,7 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
             # "**L**ength-b**A**sed **S**t**E**p **R**eward shaping (LASER)"
             spelled = match.group(1).replace("**", "") + _words_before_paren(raw[match.end():])
             expansions[name] = " ".join(w[:1].upper() + w[1:].lower() for w in spelled.split())
-    for match in _TEXTBF_LETTERS.finditer(raw):
+    for match in _TEXTBF_LETTERS.finditer(raw) if "\\textbf" in raw else ():
         letters = "".join(re.findall(r"\\textbf\{([A-Z]{1,3})\}", match.group(1)))
         if len(letters) >= 3:
             candidates[letters] += 6
@@ -152,7 +161,7 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
     for match in _MACRO_NAME.finditer(raw):
         candidates[match.group(1)] += 4
         marked.add(match.group(1))
-    for match in _BOLD_NAME.finditer(raw):
+    for match in _BOLD_NAME.finditer(raw) if bold or "\\textbf" in raw else ():
         candidates[match.group(1) or match.group(2)] += 3
     for match in _INTRO.finditer(plain):
         candidates[match.group(1)] += 5
@@ -161,12 +170,12 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
     for match in _APPOSITIVE.finditer(plain):
         candidates[match.group(1)] += 3
     inside_expansions: set[str] = set()
-    for match in _ACRONYM.finditer(plain):
-        if _expansion_matches(match.group(1), match.group(2)) and _capitalised(match.group(1), match.group(2)):
+    for phrase, acronym in _acronyms(plain):
+        if _expansion_matches(phrase, acronym) and _capitalised(phrase, acronym):
             # "Path of Least Resistance (PoLR)" names a contribution; "self-supervised learning (SSL)" a field.
-            candidates[match.group(2)] += 3
-            inside_expansions.update(_trim_expansion(match.group(1), match.group(2)).split())
-            inside_expansions.discard(match.group(2))
+            candidates[acronym] += 3
+            inside_expansions.update(_trim_expansion(phrase, acronym).split())
+            inside_expansions.discard(acronym)
     for match in _COINED_IN_PARENS.finditer(plain):
         # "World-Model-Based Policy Evaluation Environment (WorldGym), an ...": a coined name in parentheses.
         candidates[match.group(1)] += 3
@@ -250,6 +259,19 @@ def _expansion_matches(phrase: str, acronym: str) -> bool:
     return letters[:2] in initials or _subsequence(letters, capitals[-2 * len(letters):])
 
 
+@lru_cache(maxsize=16)
+def _acronyms(plain: str) -> tuple[tuple[str, str], ...]:
+    """Return each (phrase, "NAME") where a phrase of capitalised words is followed by "(NAME)"."""
+    found = []
+    floor = 0  # matches do not overlap: a phrase starts after the previous "(NAME)"
+    for paren in _PAREN_ACRONYM.finditer(plain):
+        phrase = _PHRASE_BEFORE.search(plain, max(floor, paren.start() - _PHRASE_REACH), paren.start())
+        if phrase:
+            found.append((phrase.group(0), paren.group(1)))
+            floor = paren.end()
+    return tuple(found)
+
+
 def _subsequence(needle: str, haystack: str) -> bool:
     it = iter(haystack)
     return all(c in it for c in needle)
@@ -259,22 +281,25 @@ def describe(name: str, plain: str) -> str:
     """Return the expansion of `name` or a short description of what it is."""
     escaped = re.escape(name)
     # "Generative Representation Learning via Contrastive Policy Optimization (GRACE)"
-    for match in _ACRONYM.finditer(plain):
-        if match.group(2) != name:
+    for spelled, acronym in _acronyms(plain):
+        if acronym != name:
             continue
-        if _expansion_matches(match.group(1), name):
-            phrase = _trim_expansion(match.group(1), name)
+        if _expansion_matches(spelled, name):
+            phrase = _trim_expansion(spelled, name)
         else:
             # A coined name after what it is: "a World-Model-Based Policy Evaluation Environment (WorldGym)".
-            phrase = _clip(_ARTICLE.sub("", _LEADING_VERB.sub("", _LEADERS.sub("", match.group(1)))))
+            phrase = _clip(_ARTICLE.sub("", _LEADING_VERB.sub("", _LEADERS.sub("", spelled))))
         if phrase and len(phrase.split()) >= 2:
             return _title_case(phrase)
+    # The plain text's spaces are single " ": a cheap test skips a pattern
+    # that cannot match (each pattern is compiled anew for the name).
+    paren = f"{name} (" in plain
     # "GRACE (Generative Representation Learning via ...)"
-    after = re.search(rf"(?<![\w-]){escaped}\s+\(([^()]{{8,120}})\)", plain)
+    after = paren and re.search(rf"(?<![\w-]){escaped}\s+\(([^()]{{8,120}})\)", plain)
     if after and _expansion_matches(after.group(1), name):
         return _title_case(after.group(1))
     # "WorldGym, a world-model environment for policy evaluation"
-    appositive = re.search(
+    appositive = (paren or f"{name}," in plain) and re.search(
         rf"(?<![\w-]){escaped}(?:\s+\([^()]*\))?,\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;]{{6,200}})", plain
     )
     if appositive:
@@ -284,7 +309,7 @@ def describe(name: str, plain: str) -> str:
     if before:
         return _title_case(_clip(before.group(1)))
     # "GRACE is a ..." / "GRACE that ..."
-    copula = re.search(rf"(?<![\w-]){escaped}(?:\s+\([^()]*\))?\s+(?:is|as|which is)\s+(?:a|an)\s+([^.;]{{6,200}})", plain)
+    copula = (paren or any(f"{name} {verb} " in plain for verb in ("is", "as", "which is"))) and re.search(rf"(?<![\w-]){escaped}(?:\s+\([^()]*\))?\s+(?:is|as|which is)\s+(?:a|an)\s+([^.;]{{6,200}})", plain)
     if copula:
         return _title_case(_clip(copula.group(1)))
     return ""
