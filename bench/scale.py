@@ -13,7 +13,10 @@ in a fresh project folder:
 3. `mkdocs build` alone on the same Markdown: the engine-only time, and the
    ratio total / engine-only;
 4. the site's size, and the search bytes a reader downloads before the first
-   result, measured in headless Chromium by typing a query.
+   result, measured in headless Chromium by typing a query;
+5. `paper-digest build` again with nothing changed, then again after one
+   abstract was edited: wall time, files the generator wrote, and whether the
+   engine skipped, rebuilt only the changed pages (MkDocs --dirty) or built all.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -115,7 +119,12 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
     )
     shutil.rmtree(work / f"engine-{size}", ignore_errors=True)
     site = project / "site"
-    query = texts[0].split()[3] if len(texts[0].split()) > 3 else "learning"
+    search_kb = search_bytes(site, "reinforcement") / 1e3
+    noop_time, _, noop_out = run([*cli, "build", "in/digest.txt"], project)
+    edited = [*texts]
+    edited[1] = edited[1] + " We also release the code."
+    (project / "in" / "digest.txt").write_text(f"Scale {size} Papers\n\n" + "\n\n".join(edited) + "\n", encoding="utf-8")
+    edit_time, _, edit_out = run([*cli, "build", "in/digest.txt"], project)
     return {
         "papers": size,
         "search": engine,
@@ -128,8 +137,26 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
         "engine_only_s": engine_time,
         "total_over_engine": total_time / engine_time,
         "site_mb": folder_bytes(site) / 1e6,
-        "search_kb_first_result": search_bytes(site, "reinforcement") / 1e3,
+        "search_kb_first_result": search_kb,
+        "noop_rebuild_s": noop_time,
+        "noop_written": _written(noop_out),
+        "noop_engine": _engine_step(noop_out),
+        "edit_rebuild_s": edit_time,
+        "edit_written": _written(edit_out),
+        "edit_engine": _engine_step(edit_out),
     }
+
+
+def _written(output: str) -> int:
+    match = re.search(r"([\d,]+) written", output)
+    return int(match.group(1).replace(",", "")) if match else -1
+
+
+def _engine_step(output: str) -> str:
+    for words, name in (("build skipped", "skipped"), ("changed pages rebuilt", "dirty"), ("built", "full")):
+        if words in output:
+            return name
+    return "?"
 
 
 def main() -> None:
@@ -155,6 +182,11 @@ def main() -> None:
             f"{r['engine_only_s']:.1f}", f"{r['total_over_engine']:.2f}", f"{r['total_rss_mb']:.0f}",
             f"{r['site_mb']:.0f}", f"{r['search_kb_first_result']:.0f}",
         ]))
+    print()
+    print("papers | no-change rebuild s | files written | engine | one-edit rebuild s | files written | engine")
+    for r in rows:
+        print(f"{r['papers']:,} | {r['noop_rebuild_s']:.1f} | {r['noop_written']} | {r['noop_engine']} | "
+              f"{r['edit_rebuild_s']:.1f} | {r['edit_written']} | {r['edit_engine']}")
     by_size = {r["papers"]: r for r in rows}
     if 5000 in by_size and 20000 in by_size:
         print(f"engine time(20,000) / time(5,000) = "

@@ -4,11 +4,19 @@ The site is built into a fresh folder beside `site/` and swapped in only when
 the build succeeds, so a failed build leaves the previous site untouched.
 A build is skipped when neither the docs dir nor mkdocs.yml changed since the
 last successful one.
+
+With Pagefind search, a rebuild after some pages changed is incremental: MkDocs'
+own `--dirty` renders only the pages whose Markdown is newer than their HTML
+(the generator rewrites only files whose text changed), in place, then Pagefind
+indexes the site again. Material's built-in search cannot be rebuilt that way
+(its index would hold only the re-rendered pages), nor can a change of
+mkdocs.yml, the theme overrides or the engine versions: those build in full.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import shutil
@@ -26,6 +34,10 @@ log = logging.getLogger(__name__)
 STAMP = ".paper-digest/build-stamp"
 
 
+#: The folders the generator owns: stale HTML in them is removed after an incremental build.
+GENERATED_FOLDERS = ("papers", "tags", "collections")
+
+
 @dataclass(frozen=True)
 class BuildResult:
     """What the engine did."""
@@ -33,6 +45,7 @@ class BuildResult:
     skipped: bool
     site_dir: Path
     output: str = ""
+    incremental: bool = False
 
 
 def tree_fingerprint(settings: Settings) -> str:
@@ -44,6 +57,61 @@ def tree_fingerprint(settings: Settings) -> str:
         stat = path.stat()
         digest.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
     return digest.hexdigest()
+
+
+def engine_fingerprint(settings: Settings, engine: str) -> str:
+    """Return a hash of what every page's HTML depends on besides its Markdown.
+
+    The configuration, the theme overrides, the search engine and the engine
+    versions: when any changes, every page must be rendered again.
+    """
+    from importlib.metadata import version
+
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{engine} mkdocs {version('mkdocs')} material {version('mkdocs-material')}".encode())
+    overrides = settings.resolve("overrides")
+    config = settings.resolve(settings.config_file)
+    for path in [config, *sorted(p for p in overrides.rglob("*") if p.is_file())]:
+        digest.update(path.relative_to(settings.project_dir).as_posix().encode("utf-8", "surrogateescape"))
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _read_stamp(path: Path) -> dict:
+    try:
+        stamp = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def remove_stale_pages(site: Path, docs: Path) -> list[str]:
+    """Delete built files of generated folders whose source is gone; return their site paths.
+
+    `papers/x/index.html` comes from `papers/x.md`; any other file from the same path in the docs dir.
+    """
+    removed = []
+    for folder in GENERATED_FOLDERS:
+        built = site / folder
+        if not built.is_dir():
+            continue
+        for path in sorted(p for p in built.rglob("*") if p.is_file()):
+            rel = path.relative_to(site)
+            if path.name == "index.html" and len(rel.parts) > 2:
+                source = docs / rel.parent.with_suffix(".md")
+                index_source = docs / rel.parent / "index.md"
+                exists = source.exists() or index_source.exists()
+            elif path.name == "index.html":
+                exists = (docs / rel.parent / "index.md").exists()
+            else:
+                exists = (docs / rel).exists()
+            if not exists:
+                path.unlink()
+                removed.append(rel.as_posix())
+        for directory in sorted((p for p in built.rglob("*") if p.is_dir()), reverse=True):
+            if not any(directory.iterdir()):
+                directory.rmdir()
+    return removed
 
 
 def search_engine_of(settings: Settings) -> str:
@@ -61,37 +129,77 @@ def _index_with_pagefind(site: Path) -> None:
         sys.executable, "-m", "pagefind", "--site", str(site), "--glob", "papers/**/*.html",
         "--root-selector", "article", "--force-language", "en", "--quiet",
     ]
+    # A fresh index each time: fragments of pages that are gone must not linger.
+    shutil.rmtree(site / "pagefind", ignore_errors=True)
     process = subprocess.run(command, capture_output=True, text=True)
     if process.returncode != 0 or not (site / "pagefind" / "pagefind.js").exists():
-        shutil.rmtree(site, ignore_errors=True)
-        raise DigestError(f"Pagefind indexing failed; the previous site is unchanged.\n{process.stderr.strip()}")
+        raise DigestError(process.stderr.strip() or "pagefind wrote no index")
 
 
 def build_site(settings: Settings, force: bool = False) -> BuildResult:
-    """Build the static site with MkDocs in strict mode; skip it when nothing changed."""
+    """Build the static site with MkDocs in strict mode; skip it when nothing changed.
+
+    Incremental (MkDocs `--dirty`, in place) when the previous site was built
+    with the same configuration and Pagefind search; in full otherwise, or with `force`.
+    """
     config = settings.resolve(settings.config_file)
     if not config.exists():
         raise DigestError(f"{config}: MkDocs configuration not found (run from the project folder)")
     site = settings.site_path
-    stamp = settings.resolve(STAMP)
+    stamp_path = settings.resolve(STAMP)
+    stamp = _read_stamp(stamp_path)
     fingerprint = tree_fingerprint(settings)
-    if not force and site.is_dir() and stamp.exists() and stamp.read_text() == fingerprint:
+    if not force and site.is_dir() and stamp.get("tree") == fingerprint:
         return BuildResult(skipped=True, site_dir=site)
-
-    site.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{site.name}-", dir=site.parent))
     engine = search_engine_of(settings)
+    setup = engine_fingerprint(settings, engine)
+    incremental = (
+        settings.incremental and not force and engine == "pagefind" and site.is_dir() and stamp.get("setup") == setup
+    )
+    # Until this build succeeds, the stamp must not vouch for the site.
+    stamp_path.unlink(missing_ok=True)
+    if incremental:
+        output = _build_in_place(settings, config, site)
+    else:
+        output = _build_and_swap(settings, config, site, engine)
+    stamp_path.parent.mkdir(parents=True, exist_ok=True)
+    stamp_path.write_text(json.dumps({"tree": fingerprint, "setup": setup}) + "\n", encoding="utf-8")
+    return BuildResult(skipped=False, site_dir=site, output=output, incremental=incremental)
+
+
+def _mkdocs(settings: Settings, config: Path, site: Path, engine: str, *extra: str) -> str:
+    dirty = "--dirty" in extra
     command = [
-        sys.executable, "-m", "mkdocs", "build", "--strict", "--clean",
-        "--config-file", str(config), "--site-dir", str(staging),
+        sys.executable, "-m", "mkdocs", "build", *extra, "--config-file", str(config), "--site-dir", str(site),
     ]
+    # Strict mode fails on any warning, and a dirty build always warns that it
+    # is dirty: there, the other warnings are checked here instead.
+    command += ["--no-strict"] if dirty else ["--strict"]
     env = {**os.environ, "PYTHONWARNINGS": "ignore", "PAPER_DIGEST_SEARCH": engine}
     process = subprocess.run(command, cwd=settings.project_dir, capture_output=True, text=True, env=env)
-    if process.returncode != 0:
+    warnings = [
+        line for line in process.stderr.splitlines()
+        if line.startswith("WARNING") and "'dirty' build" not in line
+    ]
+    if process.returncode != 0 or (dirty and warnings):
+        raise DigestError(process.stderr.strip())
+    return process.stderr
+
+
+def _build_and_swap(settings: Settings, config: Path, site: Path, engine: str) -> str:
+    site.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{site.name}-", dir=site.parent))
+    try:
+        output = _mkdocs(settings, config, staging, engine, "--clean")
+    except DigestError as error:
         shutil.rmtree(staging, ignore_errors=True)
-        raise DigestError(f"MkDocs build failed; the previous site is unchanged.\n{process.stderr.strip()}")
+        raise DigestError(f"MkDocs build failed; the previous site is unchanged.\n{error}") from None
     if engine == "pagefind":
-        _index_with_pagefind(staging)
+        try:
+            _index_with_pagefind(staging)
+        except DigestError as error:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise DigestError(f"Pagefind indexing failed; the previous site is unchanged.\n{error}") from None
     # Swap the new site in; the old one is removed only after the new one is in place.
     previous = None
     if site.exists():
@@ -101,6 +209,18 @@ def build_site(settings: Settings, force: bool = False) -> BuildResult:
     site.chmod(0o755)
     if previous is not None:
         shutil.rmtree(previous, ignore_errors=True)
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(fingerprint)
-    return BuildResult(skipped=False, site_dir=site, output=process.stderr)
+    return output
+
+
+def _build_in_place(settings: Settings, config: Path, site: Path) -> str:
+    try:
+        output = _mkdocs(settings, config, site, "pagefind", "--dirty")
+        removed = remove_stale_pages(site, settings.docs_path)
+        log.info("incremental build: removed %d stale files", len(removed))
+        _index_with_pagefind(site)
+    except DigestError as error:
+        # The site may be half updated; no stamp is written, so the next build is a full one.
+        raise DigestError(
+            f"Incremental build failed; run `paper-digest build --force` for a full build.\n{error}"
+        ) from None
+    return output

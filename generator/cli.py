@@ -131,7 +131,7 @@ def generate_command(sources: tuple[Path, ...], project_dir: Path, strict: bool 
 @_project_option
 @_strict_option
 @_format_option
-@click.option("--force", is_flag=True, help="Run MkDocs even when no page changed.")
+@click.option("--force", is_flag=True, help="Build the whole site, even when no page or only some changed.")
 def build_command(
     sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None, force: bool
 ) -> None:
@@ -144,7 +144,8 @@ def build_command(
             result = build_site(settings, force=force)
     except DigestError as error:
         _fail(error)
-    where = f"{result.site_dir} ({'unchanged, build skipped' if result.skipped else 'built'})"
+    how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
+    where = f"{result.site_dir} ({how})"
     _summary(report, started, built=where)
 
 

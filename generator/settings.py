@@ -59,6 +59,8 @@ class Settings:
     search: str = "auto"
     #: Digest size from which "auto" search switches to Pagefind.
     pagefind_min_papers: int = 500
+    #: Rebuild only the changed pages (MkDocs --dirty) when the site uses Pagefind and its setup is unchanged.
+    incremental: bool = True
     #: Processes that analyse abstracts in large digests (0: one per core).
     workers: int = 0
     #: Reader for every source: auto (by file ending), text, jsonl, json, csv, tsv, bib or arxiv.

@@ -96,3 +96,80 @@ def test_hostile_text_in_search_results_stays_text(page, tmp_path) -> None:
         assert page.watch.dialogs == [] and page.watch.errors == [] and page.watch.outside == []
     finally:
         server.stop()
+
+
+INCREMENTAL = [
+    "We introduce GRACE, a framework for contrastive policy optimization with reinforcement learning agents.",
+    "We propose ReaPER, a prioritized experience replay for offline reinforcement learning agents.",
+    "We study diffusion models for image generation and show that diffusion models memorize images.",
+    "We present FastDiff, a distillation method for diffusion models that samples images in four steps.",
+    "We introduce GraphMix, a graph neural network that mixes node features across message passing layers.",
+    "We propose TabLLM, a benchmark of tabular reasoning tasks for large language models.",
+]
+
+
+def test_an_edit_rebuilds_only_its_pages_and_search_finds_the_new_text(page, tmp_path) -> None:
+    project = copy_project(tmp_path / "project")
+    source = project / "in" / "digest.txt"
+    source.parent.mkdir()
+    source.write_text("Incremental 2026 Papers\n\n" + "\n\n".join(INCREMENTAL), encoding="utf-8")
+    settings = dataclasses.replace(load_settings(project), search="pagefind")
+    first = generate([source], settings)
+    assert not build_site(settings).incremental
+    site = settings.site_path
+    built = {p: p.stat().st_mtime_ns for p in site.rglob("*.html")}
+
+    edited_text = INCREMENTAL[2].replace("memorize images", "memorize zorblaxian training images")
+    source.write_text("Incremental 2026 Papers\n\n" + "\n\n".join([*INCREMENTAL[:2], edited_text, *INCREMENTAL[3:]]),
+                      encoding="utf-8")
+    second = generate([source], settings)
+    result = build_site(settings)
+    assert result.incremental and not result.skipped
+    old = next(p for p in first.papers if p.id not in {q.id for q in second.papers})
+    new = next(p for p in second.papers if p.id not in {q.id for q in first.papers})
+    assert not (site / old.url / "index.html").exists()  # the stale page is gone
+    assert (site / new.url / "index.html").exists()
+    rewritten = {site / p.removesuffix(".md") / "index.html" for p in second.render.written if p.endswith(".md")}
+    untouched = [p for p in built if p.exists() and p not in rewritten and "/papers/" in p.as_posix()]
+    assert untouched, "every paper page was rewritten; the test digest is too small to tell"
+    assert all(p.stat().st_mtime_ns == built[p] for p in untouched), "an unchanged page was rendered again"
+
+    server = serve(site)
+    try:
+        page.goto(server.url)
+        box = page.locator("input[data-pd-query]")
+        box.click()
+        box.fill("zorblaxian")
+        first_result = page.locator(".md-search-result__item").first
+        first_result.wait_for(timeout=10_000)
+        assert new.title in first_result.inner_text()
+        assert page.locator(".md-search-result__item").count() == 1
+        first_result.locator("a").first.click()
+        page.wait_for_url(lambda url: f"/{new.url}" in url, wait_until="commit")
+        assert page.watch.errors == [] and page.watch.outside == []
+    finally:
+        server.stop()
+
+    # A change of mkdocs.yml renders every page again.
+    config = settings.resolve(settings.config_file)
+    config.write_text(config.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert not build_site(settings).incremental
+
+
+def test_a_broken_link_fails_an_incremental_build_and_the_next_build_is_full(tmp_path) -> None:
+    from generator.errors import DigestError
+
+    project = copy_project(tmp_path / "project")
+    source = project / "in" / "digest.txt"
+    source.parent.mkdir()
+    source.write_text("Incremental 2026 Papers\n\n" + "\n\n".join(INCREMENTAL), encoding="utf-8")
+    settings = dataclasses.replace(load_settings(project), search="pagefind")
+    generate([source], settings)
+    build_site(settings)
+    about = settings.docs_path / "about.md"
+    text = about.read_text(encoding="utf-8")
+    about.write_text(text + "\nSee [the missing page](missing.md).\n", encoding="utf-8")
+    with pytest.raises(DigestError, match="(?s)--force.*missing.md"):
+        build_site(settings)
+    about.write_text(text, encoding="utf-8")
+    assert not build_site(settings).incremental
