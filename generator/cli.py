@@ -81,7 +81,8 @@ def _run_generate(
 
 def _summary(report: GenerateReport, started: float, built: str | None = None) -> None:
     table = Table.grid(padding=(0, 2))
-    table.add_row("Papers", f"{len(report.papers)} from {len(report.files)} files")
+    table.add_row("Papers", f"{report.paper_count} from {len(report.files)} files"
+                  + (" (inputs unchanged since the last run)" if report.reused else ""))
     table.add_row("Tags", str(report.tag_count))
     table.add_row(
         "Pages",

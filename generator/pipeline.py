@@ -1,18 +1,30 @@
-"""Run the stages in order: read -> enrich -> render (-> build)."""
+"""Run the stages in order: read -> enrich -> render (-> build).
+
+A run whose inputs (source bytes, settings, templates, vocabularies, the
+generator's own code) and generated files are exactly as the last run left
+them is not repeated: its report is read back from `.paper-digest/generate.json`.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from .enrich import enrich
 from .errors import DigestError
 from .model import Paper, Problem, Progress, no_progress
-from .read import read_sources
-from .render import RenderResult, render_site
+from .read import expand_sources, read_sources
+from .render import RenderResult, generated_fingerprint, render_site
 from .settings import Settings
+
+#: The last run's inputs key, generated files' fingerprint and report.
+STAMP = ".paper-digest/generate.json"
+#: Bump when the stamp's layout changes.
+_STAMP_VERSION = 1
 
 @dataclass
 class GenerateReport:
@@ -23,10 +35,49 @@ class GenerateReport:
     files: list[str]
     render: RenderResult
     timings: dict[str, float] = field(default_factory=dict)
+    #: True when nothing changed since the last run and its report was reused
+    #: (then `papers` is empty and the counts come from that run).
+    reused: bool = False
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def paper_count(self) -> int:
+        return self.counts["papers"] if self.reused else len(self.papers)
 
     @property
     def tag_count(self) -> int:
+        if self.reused:
+            return self.counts["tags"]
         return len({t.slug for p in self.papers for t in p.tags})
+
+
+def inputs_key(files: list[Path], settings: Settings) -> str:
+    """Return a hash of everything a run's output depends on."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(json.dumps({k: str(v) for k, v in asdict(settings).items()}, sort_keys=True).encode())
+    package = Path(__file__).resolve().parent
+    templates = settings.resolve(settings.templates_dir)
+    own = sorted([*package.glob("*.py"), *(package / "data").glob("*")])
+    own += sorted(p for p in templates.rglob("*") if p.is_file()) if templates.is_dir() else []
+    extra = [settings.resolve(name) for name in (settings.topics_file, settings.overrides_file) if name]
+    for path in [*own, *(p for p in extra if p.is_file()), *files]:
+        digest.update(f"{path}\0".encode("utf-8", "surrogateescape"))
+        digest.update(hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
+    return digest.hexdigest()
+
+
+def _read_stamp(path: Path) -> dict:
+    try:
+        stamp = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) and stamp.get("version") == _STAMP_VERSION else {}
+
+
+def _reused_report(stamp: dict) -> GenerateReport:
+    problems = [Problem(**p) for p in stamp["problems"]]
+    render = RenderResult(unchanged=stamp["counts"]["generated"])
+    return GenerateReport([], problems, stamp["files"], render, reused=True, counts=stamp["counts"])
 
 
 def sources_or_default(sources: Iterable[str | Path], settings: Settings) -> list[Path]:
@@ -42,7 +93,15 @@ def generate(
     timings: dict[str, float] = {}
     start = time.perf_counter()
     progress("Reading sources", 0, 1)
-    read = read_sources(sources_or_default(sources, settings), settings)
+    paths = sources_or_default(sources, settings)
+    stamp_path = settings.resolve(STAMP)
+    key = inputs_key(expand_sources(paths), settings)
+    stamp = _read_stamp(stamp_path)
+    if stamp.get("inputs") == key and stamp.get("generated") == generated_fingerprint(settings.docs_path):
+        progress("Reading sources", 1, 1)
+        return _reused_report(stamp)
+    stamp_path.unlink(missing_ok=True)
+    read = read_sources(paths, settings)
     if settings.strict and read.problems:
         issues = [p for p in read.problems if p.level != "info"]
         if issues:
@@ -57,4 +116,15 @@ def generate(
     start = time.perf_counter()
     rendered = render_site(papers, settings, progress)
     timings["render"] = time.perf_counter() - start
-    return GenerateReport(papers, read.problems, read.files, rendered, timings)
+    report = GenerateReport(papers, read.problems, read.files, rendered, timings)
+    stamp = {
+        "version": _STAMP_VERSION,
+        "inputs": key,
+        "generated": generated_fingerprint(settings.docs_path),
+        "files": read.files,
+        "problems": [asdict(p) for p in read.problems],
+        "counts": {"papers": len(papers), "tags": report.tag_count, "generated": rendered.total},
+    }
+    stamp_path.parent.mkdir(parents=True, exist_ok=True)
+    stamp_path.write_text(json.dumps(stamp, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return report

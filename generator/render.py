@@ -8,6 +8,7 @@ file is rewritten only when its content changes.
 from __future__ import annotations
 
 import html
+import hashlib
 import json
 import logging
 import re
@@ -335,6 +336,20 @@ def render_site(papers: list[Paper], settings: Settings, progress: Progress = no
     result = write_files(files, settings.docs_path)
     log.info("rendered %d files: %d written, %d deleted", result.total, len(result.written), len(result.deleted))
     return result
+
+
+def generated_fingerprint(docs_dir: Path) -> str:
+    """Return a hash of the generated files as they are on disk (names, sizes, times).
+
+    It changes when a generated page is edited, deleted or rewritten by hand.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    manifest = docs_dir / MANIFEST
+    for rel in [MANIFEST, *sorted(_read_manifest(manifest))]:
+        path = docs_dir / rel
+        stat = path.stat() if path.exists() else None
+        digest.update(f"{rel}\0{stat.st_size if stat else -1}:{stat.st_mtime_ns if stat else -1}\0".encode())
+    return digest.hexdigest()
 
 
 def _read_manifest(path: Path) -> set[str]:

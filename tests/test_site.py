@@ -77,9 +77,34 @@ def test_second_generate_writes_no_file_and_build_is_skipped(built) -> None:
     report = generate([DEFAULT_CORPUS], settings)
     result = build_site(settings)
     assert report.render.written == [] and report.render.deleted == []
+    assert report.reused and report.paper_count == 57 and report.tag_count == built[1].tag_count
     assert result.skipped
     assert snapshot(settings.docs_path) == docs_before
     assert snapshot(settings.site_path) == site_before
+
+
+def test_a_run_is_repeated_when_a_template_or_a_generated_page_changed(tmp_path: Path) -> None:
+    settings = load_settings(copy_project(tmp_path / "project"))
+    source = write_tree(tmp_path / "in", {"d.txt": "Reuse 2026 Papers\n\n" + "\n\n".join([
+        "We introduce GRACE, a framework for contrastive policy optimization with reinforcement learning.",
+        "We propose ReaPER, a prioritized experience replay for offline reinforcement learning agents.",
+        "We propose ReaPER, a prioritized experience replay for offline reinforcement learning agents.",
+    ])}) / "d.txt"
+    first = generate([source], settings)
+    again = generate([source], settings)
+    # The reused report still tells what was merged: nothing is dropped silently.
+    assert again.reused and [str(p) for p in again.problems] == [str(p) for p in first.problems]
+    assert any(p.level == "info" for p in again.problems)
+
+    page = settings.docs_path / first.papers[0].path
+    page.write_text("edited by hand", encoding="utf-8")
+    restored = generate([source], settings)
+    assert not restored.reused and restored.render.written == [first.papers[0].path]
+
+    template = settings.resolve(settings.templates_dir) / "paper.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\n<!-- changed -->\n", encoding="utf-8")
+    changed = generate([source], settings)
+    assert not changed.reused and sorted(changed.render.written) == sorted(p.path for p in first.papers)
 
 
 def test_generated_markdown_and_json_are_byte_identical_across_projects(built, tmp_path: Path) -> None:

@@ -42,4 +42,6 @@ def test_the_map_draws_every_paper_and_a_click_opens_one(page, site_server, defa
     page.mouse.click(box["x"] + x, box["y"] + y)
     url = next(p[4] for p in data["points"] if p[3] == title)
     page.wait_for_url(lambda u: f"/{url}" in u, wait_until="commit")
+    # Wait for the paper page itself: closing a context mid-navigation can hang Chromium.
+    page.locator("h1", has_text=title[:40]).wait_for()
     assert page.watch.errors == [] and page.watch.outside == []

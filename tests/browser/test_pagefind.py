@@ -146,6 +146,7 @@ def test_an_edit_rebuilds_only_its_pages_and_search_finds_the_new_text(page, tmp
         assert page.locator(".md-search-result__item").count() == 1
         first_result.locator("a").first.click()
         page.wait_for_url(lambda url: f"/{new.url}" in url, wait_until="commit")
+        page.locator("h1", has_text=new.title[:40]).wait_for()
         assert page.watch.errors == [] and page.watch.outside == []
     finally:
         server.stop()

@@ -40,3 +40,4 @@ def test_stats_page_charts_every_area_with_its_count_in_both_schemes(page, site_
     assert light_text != light_background and dark_text != dark_background
     chart.locator("a").first.click()
     page.wait_for_url(lambda url: "/tags/" in url, wait_until="commit")
+    page.wait_for_load_state("load")
