@@ -8,8 +8,9 @@ in a fresh project folder:
 
 1. `paper-digest generate` alone: generator time (read + enrich + render),
    its peak RSS and the files it writes;
-2. `paper-digest build --force`: the whole pipeline (generator, MkDocs, and
-   Pagefind where the size selects it): total time and peak RSS;
+2. `paper-digest build` in another fresh project: the whole pipeline
+   (generator, MkDocs, and Pagefind where the size selects it): total time
+   and peak RSS;
 3. `mkdocs build` alone on the same Markdown: the engine-only time, and the
    ratio total / engine-only;
 4. the site's size, and the search bytes a reader downloads before the first
@@ -104,14 +105,23 @@ def search_bytes(site: Path, query: str) -> int:
 
 
 def measure(size: int, corpora: Path, work: Path) -> dict:
-    project = copy_project(work / f"n{size}")
     texts = abstracts(corpora, size)
-    (project / "in").mkdir()
-    (project / "in" / "digest.txt").write_text(f"Scale {size} Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
+    digest = f"Scale {size} Papers\n\n" + "\n\n".join(texts) + "\n"
+    projects = {}
+    for name in ("generate", "build"):
+        projects[name] = copy_project(work / f"{name}-{size}")
+        (projects[name] / "in").mkdir()
+        (projects[name] / "in" / "digest.txt").write_text(digest, encoding="utf-8")
     cli = [sys.executable, "-m", "generator"]
-    gen_time, gen_rss, _ = run([*cli, "generate", "in/digest.txt"], project)
-    manifest = json.loads((project / "site_src" / ".paper-digest-manifest.json").read_text(encoding="utf-8"))
-    total_time, total_rss, _ = run([*cli, "build", "in/digest.txt", "--force"], project)
+    # The generator alone, in a fresh project.
+    gen_time, gen_rss, _ = run([*cli, "generate", "in/digest.txt"], projects["generate"])
+    manifest = json.loads(
+        (projects["generate"] / "site_src" / ".paper-digest-manifest.json").read_text(encoding="utf-8")
+    )
+    shutil.rmtree(projects["generate"])
+    # The whole pipeline, from nothing to a searchable site, in another fresh project.
+    project = projects["build"]
+    total_time, total_rss, _ = run([*cli, "build", "in/digest.txt"], project)
     engine = (project / "site_src" / ".paper-digest-search").read_text().strip()
     env = {**os.environ, "PAPER_DIGEST_SEARCH": engine}
     engine_time, engine_rss, _ = run(

@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-#: Rows compared at once: chunk x papers similarities live in memory together.
-CHUNK = 1024
+#: Rows compared at once: chunk x papers similarities (and their ranks) live in memory, once per thread.
+CHUNK = 512
 
 
 def vectorize(texts: list[str]):

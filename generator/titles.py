@@ -94,6 +94,12 @@ _SMALL_WORDS = frozenset(
 )
 _MAX_WORDS = 14
 _MIN_WORDS = 4
+# Words that promise a continuation: a title cut right after one reads unfinished
+# ("... Response Quality Based", "... Models Using").
+_NEEDS_MORE = frozenset(
+    "based using that which whose where while when such through including across between toward towards "
+    "leveraging given like against beyond within among along under".split()
+)
 
 
 @dataclass(frozen=True)
@@ -133,9 +139,21 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
         if not description:
             # No expansion or appositive: say what the paper does instead.
             description = re.sub(rf"^{re.escape(name)}\b[:,]?\s*", "", headline(plain)).strip()
+        description = _one_clause(_TRAILING_APPOSITIVE.sub("", description))
         title = f"{name}: {description}" if description and description.lower() != name.lower() else name
         return InferredTitle(_shorten(title, max_chars), "named-method", name)
-    return InferredTitle(_shorten(headline(plain), max_chars), "headline")
+    return InferredTitle(_shorten(_headline_colon(headline(plain)), max_chars), "headline")
+
+
+def _one_clause(description: str) -> str:
+    """Keep one side of a colon ("Perspective: Similarity Is ..." -> "Similarity Is ..."); capitalise it.
+
+    The title already has the colon after the name; a second one reads as a list.
+    """
+    if ": " in description:
+        head, tail = description.split(": ", 1)
+        description = tail if len(head.split()) <= 2 else head
+    return description[:1].upper() + description[1:]
 
 
 def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
@@ -305,7 +323,7 @@ def describe(name: str, plain: str) -> str:
     if appositive:
         return _title_case(_clip(appositive.group(1)))
     # "we propose a novel framework, GRACE, that ..." -> the phrase before the name.
-    before = re.search(rf"{_VERBS}s?\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;,]{{6,120}}?),?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+)?{escaped}\b", plain, re.I)
+    before = re.search(rf"{_VERBS}(?:s|d|ed)?\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;,]{{6,120}}?),?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+)?{escaped}\b", plain, re.I)
     if before:
         return _title_case(_clip(before.group(1)))
     # "GRACE is a ..." / "GRACE that ..."
@@ -373,7 +391,10 @@ def _clip(text: str) -> str:
 def _drop_dangling(words: list[str]) -> list[str]:
     # A title must not end on "of", "and", "the": drop trailing small words.
     while len(words) > 2 and (
-        words[-1].lower() in _SMALL_WORDS or words[-1].endswith((",", "(")) or len(words[-1].strip(",.;:")) < 2
+        words[-1].lower() in _SMALL_WORDS
+        or words[-1].lower() in _NEEDS_MORE
+        or words[-1].endswith((",", "("))
+        or len(words[-1].strip(",.;:")) < 2
     ):
         words = words[:-1]
     if words:
@@ -445,6 +466,9 @@ def _clip_at_preposition(words: list[str]) -> list[str]:
 def _title_case(text: str) -> str:
     """Capitalise like a venue title, keeping acronyms and names as written."""
     text = text.strip().strip(" ,;:").rstrip(".")
+    # Quotes around a coined word ('a "nudging" method') do not belong in a title,
+    # and "fine- tuning" is a line-break hyphen the text kept.
+    text = _BROKEN_HYPHEN.sub(r"\1-\2", re.sub(r"[\"\u201c\u201d]", "", text))
     words = text.split(" ")
     out = []
     for i, word in enumerate(words):
@@ -458,6 +482,21 @@ def _title_case(text: str) -> str:
             # keep parts with capitals as written (acronyms, names: "bAsed" stays).
             out.append("-".join(p[:1].upper() + p[1:] if p.islower() else p for p in word.split("-")))
     return " ".join(out)
+
+
+_BROKEN_HYPHEN = re.compile(r"([A-Za-z])- (?!(?:and|or|to)\b)([A-Za-z])")
+# "Contextual Similarity Distillation, a Novel Approach That ..." reads as "Name: A Novel Approach ...".
+_HEAD_APPOSITIVE = re.compile(r"^([^,:;]{6,70}), (?=(?:a|an|the) )", re.I)
+# "..., a Framework" at the end of a description: the appositive says nothing more.
+_TRAILING_APPOSITIVE = re.compile(r",\s+(?:a|an|the)\s+\S+(?:\s+\S+)?$", re.I)
+
+
+def _headline_colon(title: str) -> str:
+    match = _HEAD_APPOSITIVE.match(title)
+    if not match or len(match.group(1).split()) > 8:
+        return title
+    rest = title[match.end():]
+    return f"{match.group(1)}: {rest[:1].upper()}{rest[1:]}"
 
 
 def _shorten(title: str, max_chars: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 
 from generator.enrich import enrich, summarize
 from generator.read import read_sources
@@ -12,7 +13,7 @@ from generator.settings import Settings
 from generator.tags import fold_topics, load_topics, match_topics
 from generator.model import Tag
 from generator.titles import infer_title, unique_titles
-from tests.conftest import DEFAULT_CORPUS, ROOT, make_paper
+from tests.conftest import FIXTURES, DEFAULT_CORPUS, ROOT, make_paper
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +46,14 @@ def test_named_method_titles(abstract: str, title: str) -> None:
     inferred = infer_title(abstract)
     assert inferred.source == "named-method"
     assert inferred.title == title
+
+
+TITLE_CASES = yaml.safe_load((FIXTURES / "title_cases.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", TITLE_CASES, ids=[case["pattern"] for case in TITLE_CASES])
+def test_real_openings_get_the_expected_title(case: dict) -> None:
+    assert infer_title(case["opening"]).title == case["title"]
 
 
 def test_a_baseline_named_in_the_abstract_is_not_the_title() -> None:
