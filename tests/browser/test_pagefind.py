@@ -53,6 +53,10 @@ def test_typing_a_method_name_shows_it_and_the_keyboard_opens_it(page, pagefind_
     first = page.locator(".md-search-result__item").first
     first.wait_for(timeout=10_000)
     assert target["title"] in first.inner_text()
+    # Only pages whose own text names it: related-paper lists and BibTeX blocks are not indexed.
+    page.locator(".md-search-result__meta", has_text="matching").wait_for()
+    naming = [r for r in records if "visionreasoner" in (r["title"] + " " + r["abstract"]).lower()]
+    assert page.locator(".md-search-result__item").count() == len(naming)
     assert page.locator(".md-search-result__item mark").count() >= 1
     assert page.locator(".md-search-result__item .md-tag").count() >= 1
     payload = sum(fetched.values())
