@@ -16,7 +16,6 @@ mkdocs.yml, the theme overrides or the engine versions: those build in full.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import shutil
@@ -28,6 +27,7 @@ from pathlib import Path
 
 from .errors import DigestError
 from .settings import Settings
+from .stamps import read_stamp, write_stamp
 
 log = logging.getLogger(__name__)
 
@@ -75,14 +75,6 @@ def engine_fingerprint(settings: Settings, engine: str) -> str:
         digest.update(path.relative_to(settings.project_dir).as_posix().encode("utf-8", "surrogateescape"))
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def _read_stamp(path: Path) -> dict:
-    try:
-        stamp = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return stamp if isinstance(stamp, dict) else {}
 
 
 def remove_stale_pages(site: Path, docs: Path) -> list[str]:
@@ -147,7 +139,7 @@ def build_site(settings: Settings, force: bool = False) -> BuildResult:
         raise DigestError(f"{config}: MkDocs configuration not found (run from the project folder)")
     site = settings.site_path
     stamp_path = settings.resolve(STAMP)
-    stamp = _read_stamp(stamp_path)
+    stamp = read_stamp(stamp_path)
     fingerprint = tree_fingerprint(settings)
     if not force and site.is_dir() and stamp.get("tree") == fingerprint:
         return BuildResult(skipped=True, site_dir=site)
@@ -162,8 +154,7 @@ def build_site(settings: Settings, force: bool = False) -> BuildResult:
         output = _build_in_place(settings, config, site)
     else:
         output = _build_and_swap(settings, config, site, engine)
-    stamp_path.parent.mkdir(parents=True, exist_ok=True)
-    stamp_path.write_text(json.dumps({"tree": fingerprint, "setup": setup}) + "\n", encoding="utf-8")
+    write_stamp(stamp_path, {"tree": fingerprint, "setup": setup})
     return BuildResult(skipped=False, site_dir=site, output=output, incremental=incremental)
 
 

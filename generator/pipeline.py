@@ -20,6 +20,7 @@ from .model import Paper, Problem, Progress, no_progress
 from .read import expand_sources, read_sources
 from .render import RenderResult, generated_fingerprint, render_site
 from .settings import Settings
+from .stamps import read_stamp, write_stamp
 
 #: The last run's inputs key, generated files' fingerprint and report.
 STAMP = ".paper-digest/generate.json"
@@ -66,14 +67,6 @@ def inputs_key(files: list[Path], settings: Settings) -> str:
     return digest.hexdigest()
 
 
-def _read_stamp(path: Path) -> dict:
-    try:
-        stamp = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return stamp if isinstance(stamp, dict) and stamp.get("version") == _STAMP_VERSION else {}
-
-
 def _reused_report(stamp: dict) -> GenerateReport:
     problems = [Problem(**p) for p in stamp["problems"]]
     render = RenderResult(unchanged=stamp["counts"]["generated"])
@@ -96,7 +89,9 @@ def generate(
     paths = sources_or_default(sources, settings)
     stamp_path = settings.resolve(STAMP)
     key = inputs_key(expand_sources(paths), settings)
-    stamp = _read_stamp(stamp_path)
+    stamp = read_stamp(stamp_path)
+    if stamp.get("version") != _STAMP_VERSION:
+        stamp = {}
     if stamp.get("inputs") == key and stamp.get("generated") == generated_fingerprint(settings.docs_path):
         progress("Reading sources", 1, 1)
         return _reused_report(stamp)
@@ -125,6 +120,5 @@ def generate(
         "problems": [asdict(p) for p in read.problems],
         "counts": {"papers": len(papers), "tags": report.tag_count, "generated": rendered.total},
     }
-    stamp_path.parent.mkdir(parents=True, exist_ok=True)
-    stamp_path.write_text(json.dumps(stamp, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_stamp(stamp_path, stamp)
     return report

@@ -16,6 +16,17 @@ from tests.conftest import DEFAULT_CORPUS, copy_project
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
+def search(page, url: str, query: str):
+    """Type `query` in the header search box of the site at `url`; return the box and the first result."""
+    page.goto(url)
+    box = page.locator("input[data-pd-query]")
+    box.click()
+    box.fill(query)
+    first = page.locator(".md-search-result__item").first
+    first.wait_for(timeout=10_000)
+    return box, first
+
+
 @pytest.fixture(scope="module")
 def pagefind_site(tmp_path_factory):
     project = copy_project(tmp_path_factory.mktemp("pagefind") / "project")
@@ -46,12 +57,7 @@ def test_typing_a_method_name_shows_it_and_the_keyboard_opens_it(page, pagefind_
             fetched[response.url] = len(body)
 
     page.on("response", on_response)
-    page.goto(server.url)
-    box = page.locator("input[data-pd-query]")
-    box.click()
-    box.fill("VisionReasoner")
-    first = page.locator(".md-search-result__item").first
-    first.wait_for(timeout=10_000)
+    box, first = search(page, server.url, "VisionReasoner")
     assert target["title"] in first.inner_text()
     # Only pages whose own text names it: related-paper lists and BibTeX blocks are not indexed.
     page.locator(".md-search-result__meta", has_text="matching").wait_for()
@@ -140,12 +146,7 @@ def test_an_edit_rebuilds_only_its_pages_and_search_finds_the_new_text(page, tmp
 
     server = serve(site)
     try:
-        page.goto(server.url)
-        box = page.locator("input[data-pd-query]")
-        box.click()
-        box.fill("zorblaxian")
-        first_result = page.locator(".md-search-result__item").first
-        first_result.wait_for(timeout=10_000)
+        _, first_result = search(page, server.url, "zorblaxian")
         assert new.title in first_result.inner_text()
         assert page.locator(".md-search-result__item").count() == 1
         first_result.locator("a").first.click()
