@@ -466,9 +466,8 @@ def _clip_at_preposition(words: list[str]) -> list[str]:
 def _title_case(text: str) -> str:
     """Capitalise like a venue title, keeping acronyms and names as written."""
     text = text.strip().strip(" ,;:").rstrip(".")
-    # Quotes around a coined word ('a "nudging" method') do not belong in a title,
-    # and "fine- tuning" is a line-break hyphen the text kept.
-    text = _BROKEN_HYPHEN.sub(r"\1-\2", re.sub(r"[\"\u201c\u201d]", "", text))
+    # Quotes around a coined word ('a "nudging" method') do not belong in a title.
+    text = re.sub(r"[\"\u201c\u201d]", "", text)
     words = text.split(" ")
     out = []
     for i, word in enumerate(words):
@@ -484,7 +483,6 @@ def _title_case(text: str) -> str:
     return " ".join(out)
 
 
-_BROKEN_HYPHEN = re.compile(r"([A-Za-z])- (?!(?:and|or|to)\b)([A-Za-z])")
 # "Contextual Similarity Distillation, a Novel Approach That ..." reads as "Name: A Novel Approach ...".
 _HEAD_APPOSITIVE = re.compile(r"^([^,:;]{6,70}), (?=(?:a|an|the) )", re.I)
 # "..., a Framework" at the end of a description: the appositive says nothing more.
