@@ -15,7 +15,6 @@ mkdocs.yml, the theme overrides or the engine versions: those build in full.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import shutil
@@ -27,7 +26,7 @@ from pathlib import Path
 
 from .errors import DigestError
 from .settings import Settings
-from .stamps import read_stamp, write_stamp
+from .stamps import files_digest, read_stamp, write_stamp
 
 log = logging.getLogger(__name__)
 
@@ -50,13 +49,9 @@ class BuildResult:
 
 def tree_fingerprint(settings: Settings) -> str:
     """Return a hash of every input of the engine: docs dir files and the config."""
-    digest = hashlib.blake2b(digest_size=16)
     config = settings.resolve(settings.config_file)
-    for path in [config, *sorted(p for p in settings.docs_path.rglob("*") if p.is_file())]:
-        digest.update(path.relative_to(settings.project_dir).as_posix().encode("utf-8", "surrogateescape"))
-        stat = path.stat()
-        digest.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
-    return digest.hexdigest()
+    docs = sorted(p for p in settings.docs_path.rglob("*") if p.is_file())
+    return files_digest([config, *docs], root=settings.project_dir)
 
 
 def engine_fingerprint(settings: Settings, engine: str) -> str:
@@ -67,14 +62,11 @@ def engine_fingerprint(settings: Settings, engine: str) -> str:
     """
     from importlib.metadata import version
 
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(f"{engine} mkdocs {version('mkdocs')} material {version('mkdocs-material')}".encode())
-    overrides = settings.resolve("overrides")
-    config = settings.resolve(settings.config_file)
-    for path in [config, *sorted(p for p in overrides.rglob("*") if p.is_file())]:
-        digest.update(path.relative_to(settings.project_dir).as_posix().encode("utf-8", "surrogateescape"))
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    overrides = sorted(p for p in settings.resolve("overrides").rglob("*") if p.is_file())
+    return files_digest(
+        [settings.resolve(settings.config_file), *overrides], root=settings.project_dir, content=True,
+        extra=f"{engine} mkdocs {version('mkdocs')} material {version('mkdocs-material')}",
+    )
 
 
 def remove_stale_pages(site: Path, docs: Path) -> list[str]:
@@ -158,14 +150,13 @@ def build_site(settings: Settings, force: bool = False) -> BuildResult:
     return BuildResult(skipped=False, site_dir=site, output=output, incremental=incremental)
 
 
-def _mkdocs(settings: Settings, config: Path, site: Path, engine: str, *extra: str) -> str:
-    dirty = "--dirty" in extra
-    command = [
-        sys.executable, "-m", "mkdocs", "build", *extra, "--config-file", str(config), "--site-dir", str(site),
-    ]
+def _mkdocs(settings: Settings, config: Path, site: Path, engine: str, dirty: bool = False) -> str:
     # Strict mode fails on any warning, and a dirty build always warns that it
     # is dirty: there, the other warnings are checked here instead.
-    command += ["--no-strict"] if dirty else ["--strict"]
+    mode = ["--dirty", "--no-strict"] if dirty else ["--clean", "--strict"]
+    command = [
+        sys.executable, "-m", "mkdocs", "build", *mode, "--config-file", str(config), "--site-dir", str(site),
+    ]
     env = {**os.environ, "PYTHONWARNINGS": "ignore", "PAPER_DIGEST_SEARCH": engine}
     process = subprocess.run(command, cwd=settings.project_dir, capture_output=True, text=True, env=env)
     warnings = [
@@ -181,7 +172,7 @@ def _build_and_swap(settings: Settings, config: Path, site: Path, engine: str) -
     site.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{site.name}-", dir=site.parent))
     try:
-        output = _mkdocs(settings, config, staging, engine, "--clean")
+        output = _mkdocs(settings, config, staging, engine)
     except DigestError as error:
         shutil.rmtree(staging, ignore_errors=True)
         raise DigestError(f"MkDocs build failed; the previous site is unchanged.\n{error}") from None
@@ -205,7 +196,7 @@ def _build_and_swap(settings: Settings, config: Path, site: Path, engine: str) -
 
 def _build_in_place(settings: Settings, config: Path, site: Path) -> str:
     try:
-        output = _mkdocs(settings, config, site, "pagefind", "--dirty")
+        output = _mkdocs(settings, config, site, "pagefind", dirty=True)
         removed = remove_stale_pages(site, settings.docs_path)
         log.info("incremental build: removed %d stale files", len(removed))
         _index_with_pagefind(site)

@@ -7,7 +7,6 @@ them is not repeated: its report is read back from `.paper-digest/generate.json`
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass, field
@@ -20,7 +19,7 @@ from .model import Paper, Problem, Progress, no_progress
 from .read import expand_sources, read_sources
 from .render import RenderResult, generated_fingerprint, render_site
 from .settings import Settings
-from .stamps import read_stamp, write_stamp
+from .stamps import files_digest, read_stamp, write_stamp
 
 #: The last run's inputs key, generated files' fingerprint and report.
 STAMP = ".paper-digest/generate.json"
@@ -54,17 +53,13 @@ class GenerateReport:
 
 def inputs_key(files: list[Path], settings: Settings) -> str:
     """Return a hash of everything a run's output depends on."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(json.dumps({k: str(v) for k, v in asdict(settings).items()}, sort_keys=True).encode())
     package = Path(__file__).resolve().parent
     templates = settings.resolve(settings.templates_dir)
     own = sorted([*package.glob("*.py"), *(package / "data").glob("*")])
     own += sorted(p for p in templates.rglob("*") if p.is_file()) if templates.is_dir() else []
     extra = [settings.resolve(name) for name in (settings.topics_file, settings.overrides_file) if name]
-    for path in [*own, *(p for p in extra if p.is_file()), *files]:
-        digest.update(f"{path}\0".encode("utf-8", "surrogateescape"))
-        digest.update(hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
-    return digest.hexdigest()
+    settings_text = json.dumps({k: str(v) for k, v in asdict(settings).items()}, sort_keys=True)
+    return files_digest([*own, *(p for p in extra if p.is_file()), *files], content=True, extra=settings_text)
 
 
 def _reused_report(stamp: dict) -> GenerateReport:

@@ -8,7 +8,6 @@ file is rewritten only when its content changes.
 from __future__ import annotations
 
 import html
-import hashlib
 import json
 import logging
 import re
@@ -24,6 +23,7 @@ from .charts import bar_chart
 from .exports import bibtex_entry, bibtex_file, citation_key, code_fence, papers_csv
 from .model import Collection, Paper, Progress, Tag, no_progress
 from .settings import Settings
+from .stamps import files_digest
 from .text import clean, escape_line, safe_url, to_markdown
 
 log = logging.getLogger(__name__)
@@ -343,13 +343,8 @@ def generated_fingerprint(docs_dir: Path) -> str:
 
     It changes when a generated page is edited, deleted or rewritten by hand.
     """
-    digest = hashlib.blake2b(digest_size=16)
     manifest = docs_dir / MANIFEST
-    for rel in [MANIFEST, *sorted(_read_manifest(manifest))]:
-        path = docs_dir / rel
-        stat = path.stat() if path.exists() else None
-        digest.update(f"{rel}\0{stat.st_size if stat else -1}:{stat.st_mtime_ns if stat else -1}\0".encode())
-    return digest.hexdigest()
+    return files_digest([manifest, *(docs_dir / rel for rel in sorted(_read_manifest(manifest)))], root=docs_dir)
 
 
 def _read_manifest(path: Path) -> set[str]:

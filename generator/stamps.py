@@ -2,8 +2,30 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
+
+
+def files_digest(paths: Iterable[Path], root: Path | None = None, content: bool = False, extra: str = "") -> str:
+    """Return a hash of files: each name (relative to `root` when inside it) with its size and
+    modification time, or with its bytes when `content`; a missing file counts as absent.
+
+    `extra` adds what else the result depends on (settings, versions).
+    """
+    digest = hashlib.blake2b(extra.encode("utf-8"), digest_size=16)
+    for path in paths:
+        name = path.relative_to(root).as_posix() if root and path.is_relative_to(root) else str(path)
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        if not path.exists():
+            digest.update(b"absent\0")
+        elif content:
+            digest.update(hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
+        else:
+            stat = path.stat()
+            digest.update(f"{stat.st_size}:{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
 
 
 def read_stamp(path: Path) -> dict:
