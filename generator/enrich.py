@@ -129,11 +129,13 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
     titles = unique_titles(titles, [""] * len(titles))
     candidates = [_without_area_names(a.topics, area_slugs) for a in analyses]
     candidates = _consistent_names(candidates)
-    pins = [{tag_slug(n) for n in overrides.pin.get(paper.id, ()) if n not in area_names} for paper in papers]
-    for i, paper in enumerate(papers):
-        extra = [Tag(n, tag_slug(n), "topic", 1.0, ("pinned in the overrides file",))
-                 for n in overrides.pin.get(paper.id, ()) if n not in area_names]
-        candidates[i] = merge_tags(candidates[i], extra)
+    pinned = [
+        [Tag(n, tag_slug(n), "topic", 1.0, ("pinned in the overrides file",))
+         for n in overrides.pin.get(paper.id, ()) if n not in area_names]
+        for paper in papers
+    ]
+    candidates = [merge_tags(own, extra) for own, extra in zip(candidates, pinned, strict=True)]
+    pins = [{tag.slug for tag in extra} for extra in pinned]
     folded = fold_topics(
         candidates,
         settings.min_topic_papers,
@@ -144,15 +146,19 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
     )
     guesses = load_model().predict(plains) if papers else []
     # One TF-IDF matrix serves both related papers and the map.
-    progress("Finding related papers", 0, 2)
+    progress("Finding related papers", 0, 1)
     vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)])
-    if vectors is None:  # no paper has a usable word
-        neighbours, positions = [[] for _ in papers], [(0.5, 0.5)] * len(papers)
-    else:
-        neighbours = nearest(vectors, settings.related_count, workers=settings.workers)
-        progress("Drawing the topic map", 1, 2)
-        positions = map_coordinates(vectors, settings.map_layout_max)
-    progress("Drawing the topic map", 2, 2)
+    # No vectors: no paper has a usable word, so nothing is related and the map has one spot.
+    neighbours = (
+        nearest(vectors, settings.related_count, workers=settings.workers) if vectors is not None
+        else [[] for _ in papers]
+    )
+    progress("Finding related papers", 1, 1)
+    progress("Drawing the topic map", 0, 1)
+    positions = (
+        map_coordinates(vectors, settings.map_layout_max) if vectors is not None else [(0.5, 0.5)] * len(papers)
+    )
+    progress("Drawing the topic map", 1, 1)
 
     enriched = []
     for i, paper in enumerate(papers):
