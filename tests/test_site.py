@@ -70,6 +70,15 @@ def test_search_index_holds_paper_titles(built) -> None:
     assert any(title.startswith("GRACE") for title in titles)
 
 
+def test_search_finds_a_paper_by_its_own_page_not_by_the_lists_that_name_it(built) -> None:
+    settings, report = built
+    index = json.loads((settings.site_path / "search" / "search_index.json").read_text(encoding="utf-8"))
+    own = next(p for p in report.papers if p.title.startswith("VisionReasoner"))
+    naming = {d["location"].split("#")[0] for d in index["docs"] if "visionreasoner" in d["text"].lower()}
+    # Tag pages list it by design; other papers' related lists and BibTeX blocks are not indexed.
+    assert {loc for loc in naming if loc.startswith("papers/")} == {own.url}
+
+
 def test_second_generate_writes_no_file_and_build_is_skipped(built) -> None:
     settings, _ = built
     docs_before = snapshot(settings.docs_path)
