@@ -34,7 +34,9 @@ def test_searching_a_method_name_finds_its_paper_and_opens_it(page, site_server,
     target = by_title(records, "VisionReasoner")
     page.goto(site_server.url)
     page.locator("label.md-search__icon, .md-search__input").first.click()
-    page.locator("input.md-search__input").fill("VisionReasoner")
+    # Typed key by key as a reader does: Material's search reads the box on keyup (and shortly after
+    # focus), so a programmatic fill() with no key events raced that focus read and was missed.
+    page.locator("input.md-search__input").press_sequentially("VisionReasoner")
     result = page.locator(".md-search-result__item a", has_text="VisionReasoner").first
     result.wait_for(timeout=10_000)
     screenshot(page, "search")
