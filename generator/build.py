@@ -7,8 +7,8 @@ last successful one.
 
 With Pagefind search, a rebuild after some pages changed is incremental: MkDocs'
 own `--dirty` renders only the pages whose Markdown is newer than their HTML
-(the generator rewrites only files whose text changed), in place, then Pagefind
-indexes the site again. Material's built-in search cannot be rebuilt that way
+(the generator rewrites only files whose text changed), in place. Pagefind
+indexes the generator's search records (generator/pagefind.py) while MkDocs runs. Material's built-in search cannot be rebuilt that way
 (its index would hold only the re-rendered pages), nor can a change of
 mkdocs.yml, the theme overrides or the engine versions: those build in full.
 """
@@ -21,10 +21,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import DigestError
+from .pagefind import RECORDS_FILE, index_records
 from .settings import Settings
 from .stamps import files_digest, read_stamp, write_stamp
 
@@ -107,17 +109,26 @@ def search_engine_of(settings: Settings) -> str:
     return engine if engine in ("material", "pagefind") else "material"
 
 
-def _index_with_pagefind(site: Path) -> None:
-    """Index the paper pages with Pagefind into site/pagefind/."""
-    command = [
-        sys.executable, "-m", "pagefind", "--site", str(site), "--glob", "papers/**/*.html",
-        "--root-selector", "article", "--force-language", "en", "--quiet",
-    ]
-    # A fresh index each time: fragments of pages that are gone must not linger.
-    shutil.rmtree(site / "pagefind", ignore_errors=True)
-    process = subprocess.run(command, capture_output=True, text=True)
-    if process.returncode != 0 or not (site / "pagefind" / "pagefind.js").exists():
-        raise DigestError(process.stderr.strip() or "pagefind wrote no index")
+def _mkdocs_and_search(settings: Settings, config: Path, site: Path, engine: str, dirty: bool = False) -> str:
+    """Run MkDocs into `site`; with Pagefind, index the search records meanwhile into site/pagefind/."""
+    if engine != "pagefind":
+        return _mkdocs(settings, config, site, engine, dirty)
+    index = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=site.parent))
+    try:
+        # MkDocs renders on one core; Pagefind indexes the records on the other.
+        with ThreadPoolExecutor(1) as pool:
+            search = pool.submit(index_records, settings.docs_path / RECORDS_FILE, index / "pagefind")
+            try:
+                output = _mkdocs(settings, config, site, engine, dirty)
+            finally:
+                search.exception()  # wait for it either way
+            search.result()
+        # A fresh index each time: entries of pages that are gone must not linger.
+        shutil.rmtree(site / "pagefind", ignore_errors=True)
+        shutil.move(index / "pagefind", site / "pagefind")
+    finally:
+        shutil.rmtree(index, ignore_errors=True)
+    return output
 
 
 def build_site(settings: Settings, force: bool = False) -> BuildResult:
@@ -172,16 +183,10 @@ def _build_and_swap(settings: Settings, config: Path, site: Path, engine: str) -
     site.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{site.name}-", dir=site.parent))
     try:
-        output = _mkdocs(settings, config, staging, engine)
+        output = _mkdocs_and_search(settings, config, staging, engine)
     except DigestError as error:
         shutil.rmtree(staging, ignore_errors=True)
-        raise DigestError(f"MkDocs build failed; the previous site is unchanged.\n{error}") from None
-    if engine == "pagefind":
-        try:
-            _index_with_pagefind(staging)
-        except DigestError as error:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise DigestError(f"Pagefind indexing failed; the previous site is unchanged.\n{error}") from None
+        raise DigestError(f"The site build failed; the previous site is unchanged.\n{error}") from None
     # Swap the new site in; the old one is removed only after the new one is in place.
     previous = None
     if site.exists():
@@ -196,10 +201,9 @@ def _build_and_swap(settings: Settings, config: Path, site: Path, engine: str) -
 
 def _build_in_place(settings: Settings, config: Path, site: Path) -> str:
     try:
-        output = _mkdocs(settings, config, site, "pagefind", dirty=True)
+        output = _mkdocs_and_search(settings, config, site, "pagefind", dirty=True)
         removed = remove_stale_pages(site, settings.docs_path)
         log.info("incremental build: removed %d stale files", len(removed))
-        _index_with_pagefind(site)
     except DigestError as error:
         # The site may be half updated; no stamp is written, so the next build is a full one.
         raise DigestError(

@@ -22,6 +22,7 @@ from .errors import DigestError
 from .charts import bar_chart
 from .exports import bibtex_entry, bibtex_file, citation_key, code_fence, papers_csv
 from .model import Collection, Paper, Progress, Tag, no_progress
+from .pagefind import RECORDS_FILE, search_records
 from .settings import Settings
 from .stamps import files_digest
 from .text import clean, escape_line, safe_url, to_markdown
@@ -293,8 +294,10 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     files["papers.bib"] = bibtex_file(papers, entries)
     for group in groups:
         files[f"tags/{group.tag.slug}.bib"] = bibtex_file(list(group.papers), entries)
-    # Read by the build stage: which engine indexes the site.
+    # Read by the build stage: which engine indexes the site, and what Pagefind indexes.
     files[SEARCH_ENGINE_FILE] = engine + "\n"
+    if engine == "pagefind":
+        files[RECORDS_FILE] = search_records(papers)
     return files
 
 

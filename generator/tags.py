@@ -126,10 +126,31 @@ class _Index:
     inner: frozenset[tuple[str, ...]]
     #: Matches a word that starts like a one-word prefix phrase ("molecul*").
     prefix_start: re.Pattern[str]
+    #: Every word seen so far that can start a phrase: `starts` and the words
+    #: `prefix_start` matched (filled as abstracts come, so each word is tested once).
+    start_words: set[str]
+    seen_words: set[str]
+    #: The topics of one-word prefix phrases each seen word matches, longest stem first.
+    word_prefixes: dict[str, tuple[int, ...]]
+    #: The leading words of multi-word prefix phrases ("graph neural" of "graph neural net*").
+    prefix_heads: frozenset[tuple[str, ...]]
 
 
-@lru_cache(maxsize=8)
+_INDEXES: dict[int, tuple[tuple[Topic, ...], _Index]] = {}
+
+
 def _index(topics: tuple[Topic, ...]) -> _Index:
+    """Return the index of a vocabulary, built once per vocabulary object."""
+    # Keyed by identity: hashing 70 topics on every abstract cost more than matching.
+    cached = _INDEXES.get(id(topics))
+    if cached is None or cached[0] is not topics:
+        if len(_INDEXES) >= 8:
+            _INDEXES.clear()
+        cached = _INDEXES[id(topics)] = (topics, _build_index(topics))
+    return cached[1]
+
+
+def _build_index(topics: tuple[Topic, ...]) -> _Index:
     exact: dict[tuple[str, ...], list[int]] = {}
     prefix: dict[tuple[str, ...], list[int]] = {}
     acronyms: dict[str, list[int]] = {}
@@ -152,8 +173,25 @@ def _index(topics: tuple[Topic, ...]) -> _Index:
     lengths = tuple(sorted({len(words[-1]) for words in prefix}, reverse=True))
     inner = frozenset(words[:k] for words in (*exact, *prefix) for k in range(1, len(words)))
     return _Index(
-        freeze(exact), freeze(prefix), freeze(acronyms), longest, frozenset(starts), lengths, inner, prefix_start
+        freeze(exact), freeze(prefix), freeze(acronyms), longest, frozenset(starts), lengths, inner, prefix_start,
+        set(starts), set(), {}, frozenset(words[:-1] for words in prefix if len(words) > 1),
     )
+
+
+def _learn_words(index: _Index, words: list[str]) -> None:
+    """Add to `index.start_words` the new words that start like a prefix phrase."""
+    new = set(words) - index.seen_words
+    if new:
+        index.seen_words.update(new)
+        for word in new:
+            if index.prefix_start.match(word):
+                index.start_words.add(word)
+                found = [
+                    topic for cut in index.prefix_lengths if cut <= len(word)
+                    for topic in index.prefix.get((word[:cut],), ())
+                ]
+                if found:
+                    index.word_prefixes[word] = tuple(found)
 
 
 def _singular(word: str) -> str:
@@ -167,8 +205,16 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
     starts there counts (a plural matches its singular; "molecul*" any ending).
     """
     index = _index(topics)
-    spans = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(text)]
-    words = [w.lower() for _, _, w in spans]
+    originals = _TOKEN.findall(text)
+    # Tokens are ASCII, so lowering them joined keeps one word per token.
+    words = " ".join(originals).lower().split(" ") if originals else []
+    _learn_words(index, words)
+    starts, acronyms = index.start_words, index.acronyms
+    # Only the words a phrase or an acronym can start at are visited, in order.
+    at = [i for i, (word, original) in enumerate(zip(words, originals)) if word in starts or original in acronyms]
+    if not at:
+        return []
+    tokens = list(_TOKEN.finditer(text))  # spans, for the evidence as the abstract spells it
     scores: dict[int, float] = {}
     evidence: dict[int, Counter[str]] = {}
     covered: dict[int, int] = {}
@@ -180,31 +226,33 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
         scores[topic] = scores.get(topic, 0.0) + weight
         evidence.setdefault(topic, Counter())[shown] += 1
 
-    starts, lengths, prefix_start = index.starts, index.prefix_lengths, index.prefix_start
-    acronyms, inner = index.acronyms, index.inner
-    for i, (_, _, original) in enumerate(spans):
+    lengths, inner, exact, prefix = index.prefix_lengths, index.inner, index.exact, index.prefix
+    word_prefixes, prefix_heads = index.word_prefixes, index.prefix_heads
+    for i in at:
         found: dict[int, int] = {}
-        word = words[i]
-        if word in starts or prefix_start.match(word):
+        if words[i] in starts:
             # Shortest first, stopping where no phrase goes on; a topic keeps its longest match.
             for n in range(1, min(index.longest, len(words) - i) + 1):
                 key = tuple(words[i : i + n])
                 if n > 1 and key[:-1] not in inner:
                     break
-                singular = key[:-1] + (_singular(key[-1]),)
-                for topic in index.exact.get(key, ()) + index.exact.get(singular, ()):
-                    found[topic] = n
                 last = key[-1]
-                for cut in lengths:
-                    if cut <= len(last):
-                        for topic in index.prefix.get(key[:-1] + (last[:cut],), ()):
-                            found[topic] = n
+                for topic in exact.get(key, ()) + exact.get(key[:-1] + (_singular(last),), ()):
+                    found[topic] = n
+                if n == 1:
+                    for topic in word_prefixes.get(last, ()):
+                        found[topic] = n
+                elif key[:-1] in prefix_heads:
+                    for cut in lengths:
+                        if cut <= len(last):
+                            for topic in prefix.get(key[:-1] + (last[:cut],), ()):
+                                found[topic] = n
         for topic, n in found.items():
-            shown = text[spans[i][0] : spans[i + n - 1][1]].lower()
+            shown = text[tokens[i].start() : tokens[i + n - 1].end()].lower()
             hit(topic, i, i + n, _PHRASE_WEIGHT if n > 1 else 1.0, shown)
-        for topic in acronyms.get(original, ()):
+        for topic in acronyms.get(originals[i], ()):
             if topic not in found:
-                hit(topic, i, i + 1, 1.0, original)
+                hit(topic, i, i + 1, 1.0, originals[i])
     tags = []
     for topic, score in scores.items():
         if score >= _MIN_SCORE:

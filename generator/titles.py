@@ -44,7 +44,8 @@ _INTRO = re.compile(
     rf"termed\s+)?)?[\"“']?({_CAPITALISED_NAME})",
 )
 _CALLED = re.compile(rf"\b(?:called|named|dubbed|termed|coined|denoted(?: as| by)?)\s+[\"“']?({_NAME})")
-_APPOSITIVE = re.compile(rf"(?:^|[.;:]\s+|\bintroduc\w+\s+|\bpropos\w+\s+|\bpresent\w*\s+)({_NAME}),\s+(?:a|an|the)\s+")
+# The lookahead fails fast at most characters: a match starts only at the text's start, [.;:] or i/p.
+_APPOSITIVE = re.compile(rf"(?=[.;:ip]|^)(?:^|[.;:]\s+|\bintroduc\w+\s+|\bpropos\w+\s+|\bpresent\w*\s+)({_NAME}),\s+(?:a|an|the)\s+")
 _ACRONYM_WORD = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by)"
 _ACRONYM_NEXT = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by|[a-z][\w-]*)"
 # "Path of Least Resistance (PoLR)": the "(NAME)" is found first, then the
@@ -138,11 +139,28 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
         description = _title_case(expansion) if expansion else describe(name, plain)
         if not description:
             # No expansion or appositive: say what the paper does instead.
-            description = re.sub(rf"^{re.escape(name)}\b[:,]?\s*", "", headline(plain)).strip()
+            description = _without_leading_name(headline(plain), name)
         description = _one_clause(_TRAILING_APPOSITIVE.sub("", description))
         title = f"{name}: {description}" if description and description.lower() != name.lower() else name
         return InferredTitle(_shorten(title, max_chars), "named-method", name)
     return InferredTitle(_shorten(_headline_colon(headline(plain)), max_chars), "headline")
+
+
+def _without_leading_name(text: str, name: str) -> str:
+    """Remove `name` (and a ":" or "," after it) from the start of `text`, if it starts there as a word."""
+    if not text.startswith(name):
+        return text.strip()
+    rest = text[len(name):]
+    # A word boundary, as `\b` tests it, between the name's last character and the next.
+    if name and rest and _is_word_char(name[-1]) == _is_word_char(rest[0]):
+        return text.strip()
+    if not rest and not _is_word_char(name[-1]):
+        return text.strip()
+    return (rest[1:] if rest[:1] in (":", ",") else rest).strip()
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _one_clause(description: str) -> str:
@@ -297,7 +315,6 @@ def _subsequence(needle: str, haystack: str) -> bool:
 
 def describe(name: str, plain: str) -> str:
     """Return the expansion of `name` or a short description of what it is."""
-    escaped = re.escape(name)
     # "Generative Representation Learning via Contrastive Policy Optimization (GRACE)"
     for spelled, acronym in _acronyms(plain):
         if acronym != name:
@@ -309,28 +326,68 @@ def describe(name: str, plain: str) -> str:
             phrase = _clip(_ARTICLE.sub("", _LEADING_VERB.sub("", _LEADERS.sub("", spelled))))
         if phrase and len(phrase.split()) >= 2:
             return _title_case(phrase)
-    # The plain text's spaces are single " ": a cheap test skips a pattern
-    # that cannot match (each pattern is compiled anew for the name).
-    paren = f"{name} (" in plain
+    # The patterns below follow the name, so they are tried right after each of its
+    # occurrences (not joined to a word or hyphen before it), first occurrence first:
+    # the same match a search of "name + pattern" finds, without compiling a pattern per name.
     # "GRACE (Generative Representation Learning via ...)"
-    after = paren and re.search(rf"(?<![\w-]){escaped}\s+\(([^()]{{8,120}})\)", plain)
+    after = _after_name(_EXPANSION_AFTER, name, plain)
     if after and _expansion_matches(after.group(1), name):
         return _title_case(after.group(1))
     # "WorldGym, a world-model environment for policy evaluation"
-    appositive = (paren or f"{name}," in plain) and re.search(
-        rf"(?<![\w-]){escaped}(?:\s+\([^()]*\))?,\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;]{{6,200}})", plain
-    )
+    appositive = _after_name(_APPOSITIVE_AFTER, name, plain)
     if appositive:
         return _title_case(_clip(appositive.group(1)))
     # "we propose a novel framework, GRACE, that ..." -> the phrase before the name.
-    before = re.search(rf"{_VERBS}(?:s|d|ed)?\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;,]{{6,120}}?),?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+)?{escaped}\b", plain, re.I)
+    before = _described_before(name, plain)
     if before:
         return _title_case(_clip(before.group(1)))
     # "GRACE is a ..." / "GRACE that ..."
-    copula = (paren or any(f"{name} {verb} " in plain for verb in ("is", "as", "which is"))) and re.search(rf"(?<![\w-]){escaped}(?:\s+\([^()]*\))?\s+(?:is|as|which is)\s+(?:a|an)\s+([^.;]{{6,200}})", plain)
+    copula = _after_name(_COPULA_AFTER, name, plain)
     if copula:
         return _title_case(_clip(copula.group(1)))
     return ""
+
+
+_EXPANSION_AFTER = re.compile(r"\s+\(([^()]{8,120})\)")
+_APPOSITIVE_AFTER = re.compile(r"(?:\s+\([^()]*\))?,\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;]{6,200})")
+_COPULA_AFTER = re.compile(r"(?:\s+\([^()]*\))?\s+(?:is|as|which is)\s+(?:a|an)\s+([^.;]{6,200})")
+_VERB_ARTICLE = re.compile(rf"{_VERBS}(?:s|d|ed)?\s+(?:a|an|the)\s+", re.I)
+#: How far a described name may follow "we propose a": the longest phrase the pattern allows, and slack.
+_BEFORE_REACH = 160
+
+
+def _after_name(pattern: re.Pattern[str], name: str, plain: str) -> re.Match[str] | None:
+    """Return the first match of `pattern` right after `name` where the name is not part of a longer word."""
+    start = plain.find(name)
+    while start >= 0:
+        if not start or not (plain[start - 1].isalnum() or plain[start - 1] in "_-"):
+            match = pattern.match(plain, start + len(name))
+            if match:
+                return match
+        start = plain.find(name, start + 1)
+    return None
+
+
+def _described_before(name: str, plain: str) -> re.Match[str] | None:
+    """Find "we propose a <phrase>, (called) NAME": the phrase that describes the name."""
+    # Most abstracts have no "propose a ..." shortly before the name: the
+    # pattern, compiled for this name, is only tried where one is.
+    if plain.isascii():
+        lower, key = plain.lower(), name.lower()
+        ends = [m.end() for m in _VERB_ARTICLE.finditer(plain)]
+        near, start = False, lower.find(key)
+        while start >= 0 and not near:
+            near = any(start - _BEFORE_REACH <= end <= start for end in ends)
+            start = lower.find(key, start + 1)
+        if not near:
+            return None
+    escaped = re.escape(name)
+    return re.search(
+        rf"{_VERBS}(?:s|d|ed)?\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;,]{{6,120}}?),?\s+"
+        rf"(?:called\s+|named\s+|dubbed\s+|termed\s+)?{escaped}\b",
+        plain,
+        re.I,
+    )
 
 
 _LEADING_VERB = re.compile(

@@ -40,8 +40,11 @@ def pagefind_site(tmp_path_factory):
 
 
 def test_the_site_ships_a_pagefind_index_and_a_tiny_material_index(pagefind_site) -> None:
-    settings, _, _ = pagefind_site
+    settings, _, records = pagefind_site
     assert (settings.site_path / "pagefind" / "pagefind.js").exists()
+    entry = json.loads((settings.site_path / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))
+    assert sum(language["page_count"] for language in entry["languages"].values()) == len(records)
+    assert not list(settings.site_path.rglob(".paper-digest*"))  # the search records are not published
     material_index = json.loads((settings.site_path / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert not any(doc["location"].startswith("papers/") for doc in material_index["docs"])
 

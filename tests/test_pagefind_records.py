@@ -1,0 +1,61 @@
+"""Pagefind's input: the search records the generator writes and the pages the build indexes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from generator.errors import DigestError
+from generator.pagefind import RECORDS_FILE, _page_path, record_page, search_records
+from generator.pipeline import generate
+from tests.conftest import make_paper, write_tree
+from generator.model import Tag
+
+HOSTILE = 'Text with <script>alert(1)</script> & <img src=x onerror="alert(2)"> and {{ 7*7 }}.'
+
+
+def test_records_hold_each_papers_url_title_plain_text_and_tag_names_in_input_order() -> None:
+    papers = [
+        make_paper("We introduce FOO, a method. It uses $\\alpha$ heavily.", title="FOO: A Method", slug="foo-1",
+                   plain="We introduce FOO, a method. It uses α heavily.",
+                   tags=(Tag("Graph Learning", "graph-learning", "topic", 0.9, ()),)),
+        make_paper("Second abstract here.", title="Second", slug="second-2", plain="Second abstract here."),
+    ]
+    lines = search_records(papers).splitlines()
+    assert [json.loads(line) for line in lines] == [
+        {"url": "papers/foo-1/", "title": "FOO: A Method", "text": "We introduce FOO, a method. It uses α heavily.",
+         "tags": ["Graph Learning"]},
+        {"url": "papers/second-2/", "title": "Second", "text": "Second abstract here.", "tags": []},
+    ]
+    assert search_records(papers) == search_records(list(papers))  # byte-stable
+
+
+def test_a_record_page_shows_hostile_text_as_text() -> None:
+    page = record_page({"url": "papers/x/", "title": f"T {HOSTILE}", "text": HOSTILE, "tags": ["<b>bold</b>"]})
+    assert "<script>" not in page and "<img" not in page and "<b>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "{{ 7*7 }}" in page  # no template ever sees it
+    assert page.count('data-pagefind-filter="tag"') == 1
+
+
+@pytest.mark.parametrize("url", ["", "/etc/", "papers/../../x/", "papers//x/", "./x/"])
+def test_a_damaged_record_url_cannot_reach_outside_the_index_folder(url: str) -> None:
+    with pytest.raises(DigestError, match="unexpected page URL"):
+        _page_path(url)
+
+
+def test_records_are_written_for_pagefind_digests_only_and_never_published(settings, tmp_path) -> None:
+    source = write_tree(tmp_path / "in", {"d.txt": "Conf 2026\n\nWe introduce FOO, a method for tests.\n\n"
+                                                   "We propose BAR, a benchmark for tests.\n"})
+    generate([source], dataclasses.replace(settings, search="material"))
+    assert not (settings.docs_path / RECORDS_FILE).exists()
+    pagefind = dataclasses.replace(settings, search="pagefind")
+    generate([source], pagefind)
+    records = [json.loads(line) for line in (settings.docs_path / RECORDS_FILE).read_text("utf-8").splitlines()]
+    assert sorted(r["url"] for r in records) == sorted(
+        p["url"] for p in json.loads((settings.docs_path / "papers.json").read_text("utf-8"))
+    )
+    generate([source], dataclasses.replace(settings, search="material"))  # switching back removes them
+    assert not (settings.docs_path / RECORDS_FILE).exists()
