@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+from contextlib import nullcontext
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 
 from slugify import slugify
 
-from .areas import load_model, load_taxonomy
+from .areas import AreaGuess, load_model, load_taxonomy
 from .model import Paper, Progress, Tag, no_progress
 from .overrides import load_overrides
 from .maps import map_coordinates
@@ -35,7 +36,9 @@ def paper_slug(title: str, paper_id: str) -> str:
 
 def summarize(plain: str, max_chars: int) -> str:
     """Return the first sentence of a plain-text abstract, shortened to `max_chars`."""
-    parts = sentences(plain)
+    # Only the opening can hold it: a first sentence that runs past twice the
+    # limit is cut at the limit either way.
+    parts = sentences(plain[: 2 * max_chars + 64])
     first = parts[0] if parts else plain
     if len(first) <= max_chars:
         return first
@@ -87,30 +90,42 @@ def _analyse(job: tuple[str, str, tuple[str, ...], int]) -> _Analysis:
     return _Analysis(plain, title, source, topics)
 
 
+#: Abstracts per job of the worker pool: its areas are predicted in one batch.
+_BATCH = 250
+
+
+def _analyse_batch(jobs: list[tuple[str, str, tuple[str, ...], int]]) -> tuple[list[_Analysis], list[list[AreaGuess]]]:
+    """Analyse a batch of papers and predict their areas (each row on its own, so batches do not matter)."""
+    analyses = [_analyse(job) for job in jobs]
+    # The first two areas are all a paper can be tagged with (area_tags): the rest stay here.
+    return analyses, [guesses[:2] for guesses in load_model().predict([a.plain for a in analyses])]
+
+
 def _analyse_all(papers: list[Paper], topics: tuple[Topic, ...], settings: Settings, progress: Progress):
+    """Return each paper's analysis and area guesses, in input order."""
     global _WORKER_TOPICS
     _WORKER_TOPICS = topics
     jobs = [
         (p.abstract, p.title if p.title and p.title_source == "given" else "", p.keywords, settings.max_title_chars)
         for p in papers
     ]
+    batches = [jobs[start : start + _BATCH] for start in range(0, len(jobs), _BATCH)]
     workers = min(os.cpu_count() or 1, settings.workers or os.cpu_count() or 1)
-    results: list[_Analysis] = []
-    if len(papers) >= _PARALLEL_FROM and workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-        # Each abstract is analysed on its own, so the work splits across cores;
-        # imap keeps the input order, so the output is the same as in one process.
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for result in pool.imap(_analyse, jobs, chunksize=64):
-                results.append(result)
-                if len(results) % 200 == 0:
-                    progress("Inferring titles and topics", len(results), len(papers))
-    else:
-        for job in jobs:
-            results.append(_analyse(job))
-            if len(results) % 200 == 0:
-                progress("Inferring titles and topics", len(results), len(papers))
-    progress("Inferring titles and topics", len(papers), len(papers))
-    return results
+    analyses: list[_Analysis] = []
+    guesses: list[list[AreaGuess]] = []
+    parallel = len(papers) >= _PARALLEL_FROM and workers > 1 and "fork" in multiprocessing.get_all_start_methods()
+    if parallel:
+        load_model()  # loaded once, before the fork: the workers share it
+    # Each abstract is analysed on its own, so the work splits across cores;
+    # imap keeps the input order, so the output is the same as in one process.
+    with multiprocessing.get_context("fork").Pool(workers) if parallel else nullcontext() as pool:
+        results = pool.imap(_analyse_batch, batches) if pool else map(_analyse_batch, batches)
+        for batch_analyses, batch_guesses in results:
+            analyses += batch_analyses
+            guesses += batch_guesses
+            progress("Inferring titles, topics and areas", len(analyses), len(papers))
+    progress("Inferring titles, topics and areas", len(papers), len(papers))
+    return analyses, guesses
 
 
 def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> list[Paper]:
@@ -121,7 +136,7 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
     area_slugs = {tag_slug(name) for name in area_names}
     # All titles and topics are gathered first: uniqueness and topic sizes are
     # properties of the whole digest.
-    analyses = _analyse_all(papers, topics, settings, progress)
+    analyses, guesses = _analyse_all(papers, topics, settings, progress)
     plains = [a.plain for a in analyses]
     titled = [(a.title, a.title_source) for a in analyses]
     base_titles = [title for title, _ in titled]
@@ -144,7 +159,6 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
         keys=[paper.id for paper in papers],
         pinned=pins,
     )
-    guesses = load_model().predict(plains) if papers else []
     # One TF-IDF matrix serves both related papers and the map.
     progress("Finding related papers", 0, 1)
     vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)])

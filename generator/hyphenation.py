@@ -55,6 +55,7 @@ def _mend(match: re.Match[str]) -> str:
 
 def dehyphenate(text: str) -> str:
     """Join words split by a hyphen and a space or line break."""
-    if "-" not in text:
+    # A split needs a hyphen followed by a space, tab or line break: most texts have none.
+    if "- " not in text and "-\t" not in text and "-\n" not in text:
         return text
     return _SPLIT.sub(_mend, text)

@@ -35,7 +35,8 @@ _HEADER_SUFFIX = re.compile(
     re.IGNORECASE,
 )
 _BLANK_LINE = re.compile(r"\n[ \t\f\v\u00a0\u3000]*\n")
-_SPACES = re.compile(r"[ \t\f\v\u00a0\u3000]+")
+_SPACE_CHARS = " \t\f\v\u00a0\u3000"
+_SPACES = re.compile(f"[{_SPACE_CHARS}]+")
 _HEADER_MAX_CHARS = 80
 
 
@@ -62,9 +63,10 @@ class ReadResult:
         return [p for p in self.problems if p.level == "error"]
 
 
-def paper_id(abstract: str) -> str:
-    """Return the stable id of an abstract: a short hash of its normalised text."""
-    return hashlib.blake2b(dedupe_key(abstract).encode("utf-8"), digest_size=6).hexdigest()
+def paper_id(abstract: str, key: str | None = None) -> str:
+    """Return the stable id of an abstract: a short hash of its normalised text (`key`, if already made)."""
+    key = dedupe_key(abstract) if key is None else key
+    return hashlib.blake2b(key.encode("utf-8"), digest_size=6).hexdigest()
 
 
 def dedupe_key(abstract: str) -> str:
@@ -92,7 +94,7 @@ def split_paragraphs(text: str) -> list[Paragraph]:
     block: list[str] = []
     first_line = 0
     for number, line in enumerate([*text.split("\n"), ""], start=1):
-        if _SPACES.sub("", line):
+        if line.strip(_SPACE_CHARS):  # not blank
             if not block:
                 first_line = number
             block.append(line)
@@ -104,8 +106,10 @@ def split_paragraphs(text: str) -> list[Paragraph]:
 
 def join_lines(lines: list[str]) -> str:
     """Join the lines of one paragraph into a single line of text."""
-    text = dehyphenate("\n".join(line.strip() for line in lines))
-    return _SPACES.sub(" ", text.replace("\n", " ")).strip()
+    text = dehyphenate("\n".join(line.strip() for line in lines)).replace("\n", " ")
+    if "  " in text or any(char in text for char in _SPACE_CHARS[1:]):
+        text = _SPACES.sub(" ", text)
+    return text.strip()
 
 
 def collection_from_header(line: str) -> str | None:
@@ -164,11 +168,12 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
         elif fmt == "text":
             collection, paragraphs = parse_digest(decode(path.read_bytes(), name), collection)
             for paragraph in paragraphs:
-                if not dedupe_key(paragraph.text):
+                key = dedupe_key(paragraph.text)
+                if not key:
                     result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
                     continue
                 paper = Paper(
-                    id=paper_id(paragraph.text),
+                    id=paper_id(paragraph.text, key),
                     abstract=paragraph.text,
                     collection=collection,
                     source=Source(name, paragraph.number, paragraph.line),

@@ -1,20 +1,20 @@
 """Related papers: each paper's nearest neighbours by TF-IDF cosine similarity.
 
-The similarity matrix is never held whole: rows are compared in chunks, so
-20,000 papers need a few hundred MB at most, and only the top matches of each
-row are kept.
+The similarity matrix is never held whole: only the top matches of each row
+are kept as the product is computed (sparse_dot_topn), so 20,000 papers need
+a few hundred MB at most.
 """
 
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
+from sparse_dot_topn import sp_matmul_topn
 
-#: Rows compared at once: chunk x papers similarities (and their ranks) live in memory, once per thread.
-CHUNK = 512
+#: Matches kept past `count` (and the paper itself) so that ties at the cut are ranked here.
+_TIE_MARGIN = 8
 
 
 def vectorize(texts: list[str]):
@@ -38,28 +38,24 @@ def related_papers(texts: list[str], count: int = 5, min_similarity: float = 0.0
 def nearest(matrix, count: int = 5, min_similarity: float = 0.05, workers: int = 0) -> list[list[int]]:
     """Return, for each row of a TF-IDF `matrix`, the indexes of its `count` most similar other rows.
 
-    Chunks run on `workers` threads (0: one per core): SciPy's sparse product
-    and NumPy's partition release the GIL, so threads share the matrix and
-    still use every core.
+    sparse_dot_topn multiplies the matrix by its transpose on `workers` threads
+    (0: one per core) and keeps only each row's best matches, so the 20,000 x
+    20,000 similarities are never held. A few more than `count` are kept, then
+    ranked here: ties (equal up to float noise) go to the earlier paper, whatever
+    order the threads found them in. (Past that margin, which of many exact
+    copies are kept is sparse_dot_topn's choice: the same on every run.)
     """
     size = matrix.shape[0]
-    transposed = matrix.T.tocsr()
-    keep = min(count + 1, size)
-
-    def chunk(start: int) -> list[list[int]]:
-        block = (matrix[start : start + CHUNK] @ transposed).toarray()
-        rows = np.arange(block.shape[0])
-        block[rows, start + rows] = -1.0  # never related to itself
-        top = np.argpartition(block, size - keep, axis=1)[:, size - keep :]
-        # Rounded scores so that ties (equal up to float noise) go to the earlier paper.
-        scores = np.round(np.take_along_axis(block, top, axis=1), 6)
-        order = np.lexsort((top, -scores), axis=1)
-        top = np.take_along_axis(top, order, axis=1)
-        scores = np.take_along_axis(scores, order, axis=1)
-        return [
-            [j for j, v in zip(indexes, values) if v >= min_similarity][:count]
-            for indexes, values in zip(top.tolist(), scores.tolist())
-        ]
-
-    with ThreadPoolExecutor(workers or os.cpu_count() or 1) as pool:
-        return [row for rows in pool.map(chunk, range(0, size, CHUNK)) for row in rows]
+    if size < 2:
+        return [[] for _ in range(size)]
+    keep = min(count + 1 + _TIE_MARGIN, size)
+    product = sp_matmul_topn(
+        matrix, matrix.T.tocsr(), top_n=keep, threshold=0.0, sort=False, n_threads=workers or os.cpu_count() or 1
+    )
+    pointers, columns, values = product.indptr.tolist(), product.indices.tolist(), product.data.tolist()
+    result = []
+    for row in range(size):
+        span = range(pointers[row], pointers[row + 1])
+        ranked = sorted((-round(values[k], 6), columns[k]) for k in span if columns[k] != row)
+        result.append([j for negative, j in ranked if -negative >= min_similarity][:count])
+    return result

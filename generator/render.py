@@ -10,10 +10,14 @@ from __future__ import annotations
 import html
 import json
 import logging
+import multiprocessing
+import os
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from contextlib import contextmanager
+from typing import Iterable, Iterator
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from slugify import slugify
@@ -231,8 +235,16 @@ def _source_json(source) -> dict:
     return {"file": source.file, source.unit: source.paragraph, "line": source.line}
 
 
-def render_pages(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> dict[str, str]:
-    """Render every generated file to text, keyed by path relative to the docs dir."""
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8")
+
+
+def render_pages(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> dict[str, bytes]:
+    """Render every generated file to UTF-8, keyed by path relative to the docs dir.
+
+    Kept as bytes: a text with one emoji is stored at four bytes per character
+    as a Python string, and 20,000 papers render to about 400 MB of Markdown.
+    """
     env = make_environment(settings.resolve(settings.templates_dir))
     collections = collections_of(papers)
     groups = group_by_tag(papers)
@@ -246,62 +258,115 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     common = {"digest_title": title, "collections": collections, "paper_count": len(papers), "search_engine": engine}
 
     files: dict[str, str] = {}
-    files["index.md"] = env.get_template("home.md.j2").render(
-        **common, areas=areas, topics=topics, by_collection=by_collection, papers=papers
-    )
-    files["tags/index.md"] = env.get_template("tags_index.md.j2").render(
-        **common, areas=areas, topics=topics, topics_by_area=topics_by_area(areas, topics)
-    )
-    for group in groups:
-        files[group.tag.path] = env.get_template("tag.md.j2").render(**common, group=group)
-    files["stats.md"] = env.get_template("stats.md.j2").render(
-        **common, areas=areas, topics=topics, by_collection=by_collection,
-        area_chart=bar_chart([(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in areas], "Papers per research area"),
-        topic_chart=bar_chart([(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in topics[:40]], "Papers per topic"),
-        pairs=topic_pairs(papers),
-    )
-    files["collections/index.md"] = env.get_template("collections_index.md.j2").render(
-        **common, by_collection=by_collection
-    )
-    for name, collection in collections.items():
-        files[collection.path] = env.get_template("collection.md.j2").render(
-            **common, collection=collection, papers=by_collection[name]
-        )
-    paper_template = env.get_template("paper.md.j2")
-    by_id = {paper.id: paper for paper in papers}
     # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
     entries = {paper.id: bibtex_entry(paper) for paper in papers}
-    for done, paper in enumerate(papers):
-        if done % 200 == 0:
+    pages = _PaperPages(env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries)
+    # The paper pages render (on other cores, for large digests) while this renders the rest.
+    with _paper_pages_started(pages, papers, settings.workers) as batches:
+        progress("Rendering pages", 0, len(papers))
+        files["index.md"] = _utf8(env.get_template("home.md.j2").render(
+            **common, areas=areas, topics=topics, by_collection=by_collection, papers=papers
+        ))
+        files["tags/index.md"] = _utf8(env.get_template("tags_index.md.j2").render(
+            **common, areas=areas, topics=topics, topics_by_area=topics_by_area(areas, topics)
+        ))
+        for group in groups:
+            files[group.tag.path] = _utf8(env.get_template("tag.md.j2").render(**common, group=group))
+        files["stats.md"] = _utf8(env.get_template("stats.md.j2").render(
+            **common, areas=areas, topics=topics, by_collection=by_collection,
+            area_chart=bar_chart([(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in areas], "Papers per research area"),
+            topic_chart=bar_chart([(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in topics[:40]], "Papers per topic"),
+            pairs=topic_pairs(papers),
+        ))
+        files["collections/index.md"] = _utf8(env.get_template("collections_index.md.j2").render(
+            **common, by_collection=by_collection
+        ))
+        for name, collection in collections.items():
+            files[collection.path] = _utf8(env.get_template("collection.md.j2").render(
+                **common, collection=collection, papers=by_collection[name]
+            ))
+        files["papers.json"] = _utf8(papers_json(papers, collections))
+        files["papers.csv"] = _utf8(papers_csv(papers))
+        files["filter.md"] = _utf8(env.get_template("filter.md.j2").render(**common))
+        files["starred.md"] = _utf8(env.get_template("starred.md.j2").render(**common))
+        files["map.md"] = _utf8(env.get_template("map.md.j2").render(**common))
+        files["map.json"] = _utf8(map_json(papers, areas))
+        files["filter.json"] = _utf8(filter_json(papers, groups))
+        files["papers.bib"] = _utf8(bibtex_file(papers, entries))
+        for group in groups:
+            files[f"tags/{group.tag.slug}.bib"] = _utf8(bibtex_file(list(group.papers), entries))
+        done = 0
+        for batch in batches:
+            files.update(batch)
+            done += len(batch)
             progress("Rendering pages", done, len(papers))
-        own = {tag.slug for tag in paper.tags}
-        related = [
-            (by_id[pid], [tag for tag in by_id[pid].tags if tag.slug in own]) for pid in paper.related if pid in by_id
-        ]
-        bibtex = entries[paper.id]
-        files[paper.path] = paper_template.render(
-            **common, paper=paper, collection=collections[paper.collection], related=related,
-            bibtex=bibtex, fence=code_fence(bibtex),
-        )
-    progress("Rendering pages", len(papers), len(papers))
-    files["papers.json"] = papers_json(papers, collections)
-    files["papers.csv"] = papers_csv(papers)
-    files["filter.md"] = env.get_template("filter.md.j2").render(**common)
-    files["starred.md"] = env.get_template("starred.md.j2").render(**common)
-    files["map.md"] = env.get_template("map.md.j2").render(**common)
-    files["map.json"] = map_json(papers, areas)
-    files["filter.json"] = filter_json(papers, groups)
-    files["papers.bib"] = bibtex_file(papers, entries)
-    for group in groups:
-        files[f"tags/{group.tag.slug}.bib"] = bibtex_file(list(group.papers), entries)
     # Read by the build stage: which engine indexes the site, and what Pagefind indexes.
-    files[SEARCH_ENGINE_FILE] = engine + "\n"
+    files[SEARCH_ENGINE_FILE] = _utf8(engine + "\n")
     if engine == "pagefind":
-        files[RECORDS_FILE] = search_records(papers)
+        files[RECORDS_FILE] = _utf8(search_records(papers))
     return files
 
 
-def write_files(files: dict[str, str], docs_dir: Path) -> RenderResult:
+@dataclass(frozen=True)
+class _PaperPages:
+    """What every paper page is rendered from besides its paper."""
+
+    template: object
+    common: dict
+    collections: dict[str, Collection]
+    by_id: dict[str, Paper]
+    entries: dict[str, str]
+
+    def render(self, paper: Paper) -> tuple[str, bytes]:
+        own = {tag.slug for tag in paper.tags}
+        related = [
+            (self.by_id[pid], [tag for tag in self.by_id[pid].tags if tag.slug in own])
+            for pid in paper.related if pid in self.by_id
+        ]
+        bibtex = self.entries[paper.id]
+        text = self.template.render(
+            **self.common, paper=paper, collection=self.collections[paper.collection], related=related,
+            bibtex=bibtex, fence=code_fence(bibtex),
+        )
+        return paper.path, text.encode("utf-8")
+
+
+#: Digests at least this large render their paper pages on every core.
+_PARALLEL_FROM = 1000
+_PAGES_PER_JOB = 500
+# What the workers render from: set before they fork, read-only after.
+_WORKER_PAGES: tuple[_PaperPages, list[Paper]] | None = None
+
+
+def _render_range(start: int) -> list[tuple[str, bytes]]:
+    pages, papers = _WORKER_PAGES
+    return [pages.render(paper) for paper in papers[start : start + _PAGES_PER_JOB]]
+
+
+@contextmanager
+def _paper_pages_started(
+    pages: _PaperPages, papers: list[Paper], workers: int
+) -> Iterator[Iterable[list[tuple[str, bytes]]]]:
+    """Start rendering every paper page; yield batches of (path, UTF-8 Markdown) in input order.
+
+    On several cores, forked workers (sharing the papers and the compiled
+    template) start at once, so the caller renders the other pages meanwhile.
+    """
+    global _WORKER_PAGES
+    workers = min(os.cpu_count() or 1, workers or os.cpu_count() or 1)
+    starts = range(0, len(papers), _PAGES_PER_JOB)
+    if len(papers) < _PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield ([pages.render(paper) for paper in papers[start : start + _PAGES_PER_JOB]] for start in starts)
+        return
+    _WORKER_PAGES = (pages, papers)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            yield pool.imap(_render_range, starts)
+    finally:
+        _WORKER_PAGES = None
+
+
+def write_files(files: dict[str, bytes], docs_dir: Path) -> RenderResult:
     """Write generated files that changed; delete generated files no longer produced."""
     result = RenderResult()
     manifest_path = docs_dir / MANIFEST
@@ -314,7 +379,7 @@ def write_files(files: dict[str, str], docs_dir: Path) -> RenderResult:
             )
     for rel in sorted(files):
         path = docs_dir / rel
-        data = files[rel].encode("utf-8")
+        data = files[rel]
         if path.exists() and path.read_bytes() == data:
             result.unchanged += 1
             continue

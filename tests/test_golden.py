@@ -24,7 +24,7 @@ from tests.conftest import FIXTURES
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
-def render_fixture(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+def render_fixture(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, bytes]:
     # Sources are named relative to the working folder, as a user would type them.
     monkeypatch.chdir(FIXTURES.parent)
     settings = load_settings(project)
@@ -36,14 +36,14 @@ def test_rendered_markdown_matches_goldens(project: Path, monkeypatch: pytest.Mo
     files = render_fixture(project, monkeypatch)
     if os.environ.get("PAPER_DIGEST_UPDATE_GOLDEN"):
         shutil.rmtree(GOLDEN, ignore_errors=True)
-        for rel, text in files.items():
+        for rel, data in files.items():
             path = GOLDEN / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            path.write_bytes(data)
     expected = {p.relative_to(GOLDEN).as_posix() for p in GOLDEN.rglob("*") if p.is_file()}
     assert set(files) == expected, "generated file set changed; see the module docstring to regenerate"
-    for rel, text in sorted(files.items()):
-        assert text == (GOLDEN / rel).read_text(encoding="utf-8"), f"{rel} differs from tests/golden/{rel}"
+    for rel, data in sorted(files.items()):
+        assert data == (GOLDEN / rel).read_bytes(), f"{rel} differs from tests/golden/{rel}"
 
 
 def test_rendering_twice_gives_identical_bytes(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

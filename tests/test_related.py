@@ -1,4 +1,4 @@
-"""Related papers: nearest neighbours by TF-IDF, chunked, deterministic."""
+"""Related papers: nearest neighbours by TF-IDF, top matches only, deterministic."""
 
 from __future__ import annotations
 
@@ -28,11 +28,20 @@ def test_unrelated_papers_are_not_listed() -> None:
     assert 1 not in result[0] and 0 not in result[1]
 
 
-@pytest.mark.parametrize("chunk", [1, 2, 4, 1024])
-def test_the_result_does_not_depend_on_the_chunk_size(monkeypatch, chunk: int) -> None:
-    expected = related_papers(TEXTS, count=3)
-    monkeypatch.setattr(related, "CHUNK", chunk)
-    assert related_papers(TEXTS, count=3) == expected
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_the_result_does_not_depend_on_the_number_of_threads(workers: int) -> None:
+    matrix = related.vectorize(TEXTS * 50)
+    assert related.nearest(matrix, 3, workers=workers) == related.nearest(matrix, 3, workers=1)
+
+
+def test_equally_similar_papers_are_listed_in_input_order() -> None:
+    # Twelve copies of one abstract: exact ties, all within the matches kept past `count`.
+    others = [f"graph networks for molecules of kind {word}" for word in "abcdefghijklmn"]
+    texts = ["offline reinforcement learning with value estimates"] * 12 + others
+    result = related_papers(texts, count=5)
+    assert result[0] == [1, 2, 3, 4, 5]
+    assert result[7] == [0, 1, 2, 3, 4]
+    assert all(j >= 12 for j in result[12])
 
 
 def test_tiny_digests_have_no_related_papers() -> None:
