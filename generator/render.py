@@ -366,6 +366,17 @@ def _paper_pages_started(
         _WORKER_PAGES = None
 
 
+def _sync_file(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` unless it already holds exactly that; return True when written."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    path.write_bytes(data)
+    return True
+
+
 def write_files(files: dict[str, bytes], docs_dir: Path) -> RenderResult:
     """Write generated files that changed; delete generated files no longer produced."""
     result = RenderResult()
@@ -377,15 +388,14 @@ def write_files(files: dict[str, bytes], docs_dir: Path) -> RenderResult:
             raise DigestError(
                 f"{path}: a hand-written file is in the way of a generated page; move it or rename it"
             )
-    for rel in sorted(files):
-        path = docs_dir / rel
-        data = files[rel]
-        if path.exists() and path.read_bytes() == data:
+    ordered = sorted(files)
+    for folder in sorted({(docs_dir / rel).parent for rel in ordered}):
+        folder.mkdir(parents=True, exist_ok=True)
+    for rel in ordered:
+        if _sync_file(docs_dir / rel, files[rel]):
+            result.written.append(rel)
+        else:
             result.unchanged += 1
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        result.written.append(rel)
     for rel in sorted(set(previous) - set(files)):
         path = docs_dir / rel
         if path.is_file():

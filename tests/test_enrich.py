@@ -139,7 +139,7 @@ def test_enrich_keeps_a_given_title() -> None:
 
 
 @pytest.mark.slow
-def test_large_digests_give_the_same_result_on_one_core_or_several(default_papers) -> None:
+def test_large_digests_give_the_same_result_and_pages_on_one_core_or_several(default_papers) -> None:
     from dataclasses import replace
 
     settings = Settings(project_dir=ROOT)
@@ -150,3 +150,9 @@ def test_large_digests_give_the_same_result_on_one_core_or_several(default_paper
     one = enrich(papers, replace(settings, workers=1))
     several = enrich(papers, replace(settings, workers=2))
     assert one == several
+    # Paper pages rendered by forked workers are the pages one process renders.
+    from generator.render import render_pages
+
+    pages = render_pages(one, replace(settings, workers=1))
+    assert render_pages(one, replace(settings, workers=2)) == pages
+    assert sum(rel.startswith("papers/") for rel in pages) == len(one)
