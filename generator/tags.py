@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -119,21 +119,20 @@ class _Index:
     prefix: dict[tuple[str, ...], tuple[int, ...]]  # last word is a prefix ("molecul*")
     acronyms: dict[str, tuple[int, ...]]
     longest: int
-    #: Words a phrase can start with (and their plurals): the rest are skipped at once.
-    starts: frozenset[str]
     prefix_lengths: tuple[int, ...]
     #: Word tuples that begin a longer phrase: a longer match is tried only after one of them.
     inner: frozenset[tuple[str, ...]]
-    #: Matches a word that starts like a one-word prefix phrase ("molecul*").
-    prefix_start: re.Pattern[str]
-    #: Every word seen so far that can start a phrase: `starts` and the words
-    #: `prefix_start` matched (filled as abstracts come, so each word is tested once).
-    start_words: set[str]
-    seen_words: set[str]
-    #: The topics of one-word prefix phrases each seen word matches, longest stem first.
-    word_prefixes: dict[str, tuple[int, ...]]
     #: The leading words of multi-word prefix phrases ("graph neural" of "graph neural net*").
     prefix_heads: frozenset[tuple[str, ...]]
+    #: Matches a word that starts like a one-word prefix phrase ("molecul*").
+    prefix_start: re.Pattern[str]
+    #: Words a phrase can start with: the first words of phrases (and their
+    #: plurals), then every word seen so far that `prefix_start` matched. Words
+    #: are learnt as abstracts come, so each distinct word is tested once.
+    start_words: set[str]
+    seen_words: set[str] = field(default_factory=set)
+    #: The topics of the one-word prefix phrases each learnt word matches, longest stem first.
+    word_prefixes: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 _INDEXES: dict[int, tuple[tuple[Topic, ...], _Index]] = {}
@@ -173,8 +172,15 @@ def _build_index(topics: tuple[Topic, ...]) -> _Index:
     lengths = tuple(sorted({len(words[-1]) for words in prefix}, reverse=True))
     inner = frozenset(words[:k] for words in (*exact, *prefix) for k in range(1, len(words)))
     return _Index(
-        freeze(exact), freeze(prefix), freeze(acronyms), longest, frozenset(starts), lengths, inner, prefix_start,
-        set(starts), set(), {}, frozenset(words[:-1] for words in prefix if len(words) > 1),
+        exact=freeze(exact),
+        prefix=freeze(prefix),
+        acronyms=freeze(acronyms),
+        longest=longest,
+        prefix_lengths=lengths,
+        inner=inner,
+        prefix_heads=frozenset(words[:-1] for words in prefix if len(words) > 1),
+        prefix_start=prefix_start,
+        start_words=set(starts),
     )
 
 
