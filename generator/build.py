@@ -7,10 +7,11 @@ last successful one.
 
 With Pagefind search, a rebuild after some pages changed is incremental: MkDocs'
 own `--dirty` renders only the pages whose Markdown is newer than their HTML
-(the generator rewrites only files whose text changed), in place. Pagefind
-indexes the generator's search records (generator/pagefind.py) while MkDocs runs. Material's built-in search cannot be rebuilt that way
-(its index would hold only the re-rendered pages), nor can a change of
-mkdocs.yml, the theme overrides or the engine versions: those build in full.
+(the generator rewrites only files whose text changed), in place. Material's
+built-in search cannot be rebuilt that way (its index would hold only the
+re-rendered pages), nor can a change of mkdocs.yml, the theme overrides or the
+engine versions: those build in full. Either way, Pagefind indexes the
+generator's search records (generator/pagefind.py) while MkDocs runs.
 """
 
 from __future__ import annotations
