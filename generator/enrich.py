@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 from contextlib import nullcontext
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
@@ -61,8 +60,6 @@ def _consistent_names(per_paper: list[list[Tag]]) -> list[list[Tag]]:
     return [[replace(tag, name=names[tag.slug]) for tag in tags] for tags in per_paper]
 
 
-#: Digests at least this large are analysed on every core.
-_PARALLEL_FROM = 1000
 # The topic vocabulary for worker processes: set before they fork, read-only after.
 _WORKER_TOPICS: tuple[Topic, ...] = ()
 
@@ -110,15 +107,14 @@ def _analyse_all(papers: list[Paper], topics: tuple[Topic, ...], settings: Setti
         for p in papers
     ]
     batches = [jobs[start : start + _BATCH] for start in range(0, len(jobs), _BATCH)]
-    workers = min(os.cpu_count() or 1, settings.workers or os.cpu_count() or 1)
+    workers = settings.forked_workers(len(papers))
     analyses: list[_Analysis] = []
     guesses: list[list[AreaGuess]] = []
-    parallel = len(papers) >= _PARALLEL_FROM and workers > 1 and "fork" in multiprocessing.get_all_start_methods()
-    if parallel:
+    if workers:
         load_model()  # loaded once, before the fork: the workers share it
     # Each abstract is analysed on its own, so the work splits across cores;
     # imap keeps the input order, so the output is the same as in one process.
-    with multiprocessing.get_context("fork").Pool(workers) if parallel else nullcontext() as pool:
+    with multiprocessing.get_context("fork").Pool(workers) if workers else nullcontext() as pool:
         results = pool.imap(_analyse_batch, batches) if pool else map(_analyse_batch, batches)
         for batch_analyses, batch_guesses in results:
             analyses += batch_analyses
@@ -164,7 +160,7 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
     vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)])
     # No vectors: no paper has a usable word, so nothing is related and the map has one spot.
     neighbours = (
-        nearest(vectors, settings.related_count, workers=settings.workers) if vectors is not None
+        nearest(vectors, settings.related_count, workers=settings.cores()) if vectors is not None
         else [[] for _ in papers]
     )
     progress("Finding related papers", 1, 1)

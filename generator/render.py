@@ -11,7 +11,6 @@ import html
 import json
 import logging
 import multiprocessing
-import os
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -257,12 +256,12 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     engine = settings.search_engine(len(papers))
     common = {"digest_title": title, "collections": collections, "paper_count": len(papers), "search_engine": engine}
 
-    files: dict[str, str] = {}
+    files: dict[str, bytes] = {}
     # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
     entries = {paper.id: bibtex_entry(paper) for paper in papers}
     pages = _PaperPages(env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries)
     # The paper pages render (on other cores, for large digests) while this renders the rest.
-    with _paper_pages_started(pages, papers, settings.workers) as batches:
+    with _paper_pages_started(pages, papers, settings.forked_workers(len(papers))) as batches:
         progress("Rendering pages", 0, len(papers))
         files["index.md"] = _utf8(env.get_template("home.md.j2").render(
             **common, areas=areas, topics=topics, by_collection=by_collection, papers=papers
@@ -331,16 +330,17 @@ class _PaperPages:
         return paper.path, text.encode("utf-8")
 
 
-#: Digests at least this large render their paper pages on every core.
-_PARALLEL_FROM = 1000
 _PAGES_PER_JOB = 500
 # What the workers render from: set before they fork, read-only after.
 _WORKER_PAGES: tuple[_PaperPages, list[Paper]] | None = None
 
 
-def _render_range(start: int) -> list[tuple[str, bytes]]:
-    pages, papers = _WORKER_PAGES
+def _render_batch(pages: _PaperPages, papers: list[Paper], start: int) -> list[tuple[str, bytes]]:
     return [pages.render(paper) for paper in papers[start : start + _PAGES_PER_JOB]]
+
+
+def _render_range(start: int) -> list[tuple[str, bytes]]:
+    return _render_batch(*_WORKER_PAGES, start)
 
 
 @contextmanager
@@ -349,14 +349,13 @@ def _paper_pages_started(
 ) -> Iterator[Iterable[list[tuple[str, bytes]]]]:
     """Start rendering every paper page; yield batches of (path, UTF-8 Markdown) in input order.
 
-    On several cores, forked workers (sharing the papers and the compiled
-    template) start at once, so the caller renders the other pages meanwhile.
+    With `workers` (forked processes sharing the papers and the compiled
+    template), they start at once, so the caller renders the other pages meanwhile.
     """
     global _WORKER_PAGES
-    workers = min(os.cpu_count() or 1, workers or os.cpu_count() or 1)
     starts = range(0, len(papers), _PAGES_PER_JOB)
-    if len(papers) < _PARALLEL_FROM or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        yield ([pages.render(paper) for paper in papers[start : start + _PAGES_PER_JOB]] for start in starts)
+    if not workers:
+        yield (_render_batch(pages, papers, start) for start in starts)
         return
     _WORKER_PAGES = (pages, papers)
     try:

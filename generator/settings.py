@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -10,6 +12,10 @@ from .errors import DigestError
 
 #: The file in a project directory that can override any setting below.
 SETTINGS_FILE = "paper-digest.toml"
+
+
+#: Digests at least this large share their per-paper work (analysis, paper pages) among forked workers.
+PARALLEL_FROM = 1000
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,7 @@ class Settings:
     pagefind_min_papers: int = 500
     #: Rebuild only the changed pages (MkDocs --dirty) when the site uses Pagefind and its setup is unchanged.
     incremental: bool = True
-    #: Processes that analyse abstracts in large digests (0: one per core).
+    #: Processes (and threads) that share the per-paper work of large digests (0: one per core).
     workers: int = 0
     #: Reader for every source: auto (by file ending), text, jsonl, json, csv, tsv, bib or arxiv.
     input_format: str = "auto"
@@ -75,6 +81,20 @@ class Settings:
         if self.search != "auto":
             return self.search
         return "pagefind" if paper_count >= self.pagefind_min_papers else "material"
+
+    def cores(self) -> int:
+        """Return how many processes or threads a parallel stage uses: `workers`, at most one per core."""
+        available = os.cpu_count() or 1
+        return min(available, self.workers or available)
+
+    def forked_workers(self, paper_count: int) -> int:
+        """Return how many forked processes share the per-paper work of a digest; 0: run in this process.
+
+        Small digests stay in one process: starting workers would cost more than it saves.
+        """
+        if paper_count < PARALLEL_FROM or self.cores() < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            return 0
+        return self.cores()
 
     def resolve(self, path: str | Path) -> Path:
         """Return `path` made absolute against the project directory."""
