@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Iterator
 from importlib import resources
 
 from .text import clean, to_plain
@@ -238,15 +239,22 @@ def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
 
 def count_word(text: str, word: str) -> int:
     """Count the occurrences of `word` in `text` not joined to a letter, digit, _ or hyphen."""
-    count, start = 0, text.find(word)
+    end = len(word)
+    return sum(1 for start in _unjoined_starts(text, word) if not _joins(text[start + end : start + end + 1]))
+
+
+def _unjoined_starts(text: str, word: str) -> Iterator[int]:
+    """Yield where `word` starts in `text` without a letter, digit, _ or hyphen right before it."""
+    start = text.find(word)
     while start >= 0:
-        end = start + len(word)
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
-            count += 1
+        if not _joins(text[start - 1 : start] if start else ""):
+            yield start
         start = text.find(word, start + 1)
-    return count
+
+
+def _joins(char: str) -> bool:
+    """Return True when `char` would join a word to its neighbour: a letter, digit, _ or hyphen."""
+    return bool(char) and (char.isalnum() or char in "_-")
 
 
 @lru_cache(maxsize=1)
@@ -358,13 +366,10 @@ _BEFORE_REACH = 160
 
 def _after_name(pattern: re.Pattern[str], name: str, plain: str) -> re.Match[str] | None:
     """Return the first match of `pattern` right after `name` where the name is not part of a longer word."""
-    start = plain.find(name)
-    while start >= 0:
-        if not start or not (plain[start - 1].isalnum() or plain[start - 1] in "_-"):
-            match = pattern.match(plain, start + len(name))
-            if match:
-                return match
-        start = plain.find(name, start + 1)
+    for start in _unjoined_starts(plain, name):
+        match = pattern.match(plain, start + len(name))
+        if match:
+            return match
     return None
 
 
