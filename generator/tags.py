@@ -124,10 +124,8 @@ class _Index:
     inner: frozenset[tuple[str, ...]]
     #: The leading words of multi-word prefix phrases ("graph neural" of "graph neural net*").
     prefix_heads: frozenset[tuple[str, ...]]
-    #: Matches a word that starts like a one-word prefix phrase ("molecul*").
-    prefix_start: re.Pattern[str]
     #: Words a phrase can start with: the first words of phrases (and their
-    #: plurals), then every word seen so far that `prefix_start` matched. Words
+    #: plurals), then every word seen so far that a one-word prefix phrase matches. Words
     #: are learnt as abstracts come, so each distinct word is tested once.
     start_words: set[str]
     seen_words: set[str] = field(default_factory=set)
@@ -167,8 +165,6 @@ def _build_index(topics: tuple[Topic, ...]) -> _Index:
     freeze = lambda d: {k: tuple(dict.fromkeys(v)) for k, v in d.items()}  # noqa: E731
     firsts = {words[0] for words in exact} | {words[0] for words in prefix if len(words) > 1}
     starts = firsts | {word + "s" for word in firsts} | {word + "es" for word in firsts}
-    stems = sorted({words[0] for words in prefix if len(words) == 1}, key=len, reverse=True)
-    prefix_start = re.compile("|".join(map(re.escape, stems)) if stems else r"(?!)")
     lengths = tuple(sorted({len(words[-1]) for words in prefix}, reverse=True))
     inner = frozenset(words[:k] for words in (*exact, *prefix) for k in range(1, len(words)))
     return _Index(
@@ -179,25 +175,27 @@ def _build_index(topics: tuple[Topic, ...]) -> _Index:
         prefix_lengths=lengths,
         inner=inner,
         prefix_heads=frozenset(words[:-1] for words in prefix if len(words) > 1),
-        prefix_start=prefix_start,
         start_words=set(starts),
     )
 
 
+def _prefix_topics(index: _Index, head: tuple[str, ...], last: str) -> list[int]:
+    """Return the topics of the prefix phrases that `head` and the start of `last` spell ("molecul*")."""
+    return [
+        topic for cut in index.prefix_lengths if cut <= len(last) for topic in index.prefix.get((*head, last[:cut]), ())
+    ]
+
+
 def _learn_words(index: _Index, words: list[str]) -> None:
-    """Add to `index.start_words` the new words that start like a prefix phrase."""
+    """Add to `index.start_words` the new words that a one-word prefix phrase matches."""
     new = set(words) - index.seen_words
     if new:
         index.seen_words.update(new)
         for word in new:
-            if index.prefix_start.match(word):
+            found = _prefix_topics(index, (), word)
+            if found:
                 index.start_words.add(word)
-                found = [
-                    topic for cut in index.prefix_lengths if cut <= len(word)
-                    for topic in index.prefix.get((word[:cut],), ())
-                ]
-                if found:
-                    index.word_prefixes[word] = tuple(found)
+                index.word_prefixes[word] = tuple(found)
 
 
 def _singular(word: str) -> str:
@@ -232,8 +230,7 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
         scores[topic] = scores.get(topic, 0.0) + weight
         evidence.setdefault(topic, Counter())[shown] += 1
 
-    lengths, inner, exact, prefix = index.prefix_lengths, index.inner, index.exact, index.prefix
-    word_prefixes, prefix_heads = index.word_prefixes, index.prefix_heads
+    inner, exact, word_prefixes, prefix_heads = index.inner, index.exact, index.word_prefixes, index.prefix_heads
     for i in at:
         found: dict[int, int] = {}
         if words[i] in starts:
@@ -249,10 +246,8 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
                     for topic in word_prefixes.get(last, ()):
                         found[topic] = n
                 elif key[:-1] in prefix_heads:
-                    for cut in lengths:
-                        if cut <= len(last):
-                            for topic in prefix.get(key[:-1] + (last[:cut],), ()):
-                                found[topic] = n
+                    for topic in _prefix_topics(index, key[:-1], last):
+                        found[topic] = n
         for topic, n in found.items():
             shown = text[tokens[i].start() : tokens[i + n - 1].end()].lower()
             hit(topic, i, i + n, _PHRASE_WEIGHT if n > 1 else 1.0, shown)
