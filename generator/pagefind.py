@@ -70,19 +70,17 @@ def index_records(records_file: Path, output: Path) -> None:
         records = [json.loads(line) for line in lines if line]
     except (OSError, ValueError) as exc:
         raise DigestError(f"{records_file}: cannot read the search records ({exc}); generate again") from exc
-    with tempfile.TemporaryDirectory(prefix="paper-digest-search-") as folder:
-        pages = Path(folder) / "pages"
+    with tempfile.TemporaryDirectory(prefix="paper-digest-search-") as pages:
         for record in records:
-            path = pages / _page_path(record["url"])
+            path = Path(pages) / _page_path(record["url"])
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(record_page(record), encoding="utf-8")
-        built = Path(folder) / "pagefind"
+        # Pagefind writes straight into `output`: the index is not copied again.
+        shutil.rmtree(output, ignore_errors=True)
         command = [
-            sys.executable, "-m", "pagefind", "--site", str(pages), "--output-path", str(built),
+            sys.executable, "-m", "pagefind", "--site", pages, "--output-path", str(output),
             "--force-language", "en", "--quiet",
         ]
         process = subprocess.run(command, capture_output=True, text=True)
-        if process.returncode != 0 or not (built / "pagefind.js").exists():
+        if process.returncode != 0 or not (output / "pagefind.js").exists():
             raise DigestError(process.stderr.strip() or "pagefind wrote no index")
-        shutil.rmtree(output, ignore_errors=True)
-        shutil.move(built, output)
