@@ -2,17 +2,6 @@
 // matching papers at once. The selection lives in the URL hash, so it can be shared.
 // Data: filter.json, a compact list of titles, urls and tag indexes.
 (function () {
-  function start() {
-    var root = document.querySelector("[data-pd-filter]");
-    if (!root || root.dataset.ready) return;
-    root.dataset.ready = "1";
-    var script = document.querySelector("script[src*='assets/filter.js']");
-    var base = new URL(script.getAttribute("src").replace(/assets\/filter\.js.*$/, ""), location.href);
-    fetch(new URL("filter.json", base)).then(function (r) { return r.json(); }).then(function (data) {
-      build(root, data, base);
-    });
-  }
-
   function readHash(slugs) {
     var state = { all: [], none: [] };
     location.hash.replace(/^#/, "").split("&").forEach(function (part) {
@@ -108,6 +97,5 @@
     update(false);
   }
 
-  if (typeof document$ !== "undefined") document$.subscribe(start);
-  else document.addEventListener("DOMContentLoaded", start);
+  window.pdSite.mount("[data-pd-filter]", "filter.json", build);
 })();

@@ -4,17 +4,6 @@
 (function () {
   var PAD = 12;
 
-  function start() {
-    var root = document.querySelector("[data-pd-map]");
-    if (!root || root.dataset.ready) return;
-    root.dataset.ready = "1";
-    var script = document.querySelector("script[src*='assets/map.js']");
-    var base = new URL(script.getAttribute("src").replace(/assets\/map\.js.*$/, ""), location.href);
-    fetch(new URL("map.json", base)).then(function (r) { return r.json(); }).then(function (data) {
-      build(root, data, base);
-    });
-  }
-
   function build(root, data, base) {
     var legend = document.createElement("div");
     legend.className = "pd-map__legend";
@@ -143,6 +132,5 @@
     };
   }
 
-  if (typeof document$ !== "undefined") document$.subscribe(start);
-  else document.addEventListener("DOMContentLoaded", start);
+  window.pdSite.mount("[data-pd-map]", "map.json", build);
 })();

@@ -19,9 +19,5 @@
     });
   }
   // Material's instant navigation swaps pages without a reload: typeset each one.
-  if (typeof document$ !== "undefined") {
-    document$.subscribe(function () { typeset(document); });
-  } else {
-    document.addEventListener("DOMContentLoaded", function () { typeset(document); });
-  }
+  window.pdSite.onEveryPage(function () { typeset(document); });
 })();

@@ -11,8 +11,7 @@
   var meta = root.querySelector(".md-search-result__meta");
   var form = root.querySelector("form");
   var toggle = document.getElementById("__search");
-  var script = document.querySelector("script[src*='assets/pagefind-search.js']");
-  var base = new URL(script.getAttribute("src").replace(/assets\/pagefind-search\.js.*$/, ""), location.href);
+  var base = window.pdSite.root;
   var pagefind = null;
   var sequence = 0;
   var placeholder = meta.textContent;

@@ -16,11 +16,6 @@
     localStorage.setItem(KEY, JSON.stringify(ids));
   }
 
-  function base() {
-    var script = document.querySelector("script[src*='assets/stars.js']");
-    return new URL(script.getAttribute("src").replace(/assets\/stars\.js.*$/, ""), location.href);
-  }
-
   function paintButton(button, starred) {
     button.setAttribute("aria-pressed", starred ? "true" : "false");
     button.textContent = starred ? "★ Starred" : "☆ Star";
@@ -57,7 +52,7 @@
     var root = document.querySelector("[data-pd-starred]");
     if (!root || root.dataset.ready) return;
     root.dataset.ready = "1";
-    var site = base();
+    var site = window.pdSite.root;
     fetch(new URL("filter.json", site)).then(function (r) { return r.json(); }).then(function (data) {
       var byId = {};
       data.papers.forEach(function (row) { byId[row[4]] = row; });
@@ -117,6 +112,5 @@
     starredPage();
   }
 
-  if (typeof document$ !== "undefined") document$.subscribe(start);
-  else document.addEventListener("DOMContentLoaded", start);
+  window.pdSite.onEveryPage(start);
 })();
