@@ -17,10 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.scale import abstracts  # noqa: E402
-from generator.maps import map_coordinates  # noqa: E402
-from generator.related import nearest, vectorize  # noqa: E402
-from generator.settings import Settings  # noqa: E402
+from bench.scale import abstracts
+from generator.maps import map_coordinates
+from generator.related import MAP_NEIGHBOURS, nearest, vectorize
+from generator.settings import Settings
 
 
 def main() -> None:
@@ -37,10 +37,10 @@ def main() -> None:
         matrix = vectorize(texts)
         vectors = time.perf_counter() - start
         start = time.perf_counter()
-        nearest(matrix, settings.related_count)
+        scored = nearest(matrix, max(settings.related_count, MAP_NEIGHBOURS))
         related = time.perf_counter() - start
         start = time.perf_counter()
-        map_coordinates(matrix, settings.map_layout_max)
+        map_coordinates(scored)
         layout = time.perf_counter() - start
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{size:>7} {vectors:>9.1f} {related:>10.1f} {layout:>7.1f} {rss:>12.0f}", flush=True)

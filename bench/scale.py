@@ -36,16 +36,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.conftest import copy_project  # noqa: E402
+import contextlib
+
+from tests.conftest import copy_project
 
 
 def abstracts(corpora: Path, count: int) -> list[str]:
     """Return `count` distinct abstracts from the corpora (varied copies past their end)."""
     seen: dict[str, None] = {}
     for name in ("iclr2025.jsonl", "iclr2024.jsonl"):
-        for line in open(corpora / name, encoding="utf-8"):
-            text = " ".join(json.loads(line)["abstract"].split())
-            seen.setdefault(text, None)
+        with open(corpora / name, encoding="utf-8") as lines:
+            for line in lines:
+                seen.setdefault(" ".join(json.loads(line)["abstract"].split()), None)
     pool = list(seen)
     out = pool[:count]
     n = 0
@@ -60,6 +62,7 @@ def run(command: list[str], cwd: Path, env: dict | None = None) -> tuple[float, 
     start = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                env=env)
+    assert process.stdout is not None
     output = process.stdout.read()
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
@@ -76,21 +79,23 @@ def search_bytes(site: Path, query: str) -> int:
     """Type a query in headless Chromium; return the search bytes fetched until the first result."""
     from playwright.sync_api import sync_playwright
 
+    from tests.browser.chromium import find_chromium, missing_message
     from tests.browser.conftest import CHROMIUM_ARGS, serve
 
     server = serve(site)
     fetched: dict[str, int] = {}
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+            executable = find_chromium()
+            if executable is None:
+                raise SystemExit(missing_message())
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
 
             def on_response(response) -> None:
                 if any(part in response.url for part in ("/pagefind/", "/search/", "/workers/")):
-                    try:
+                    with contextlib.suppress(Exception):
                         fetched[response.url] = len(response.body())
-                    except Exception:  # noqa: BLE001 - a redirect or aborted request has no body
-                        pass
 
             page.on("response", on_response)
             page.goto(server.url)
@@ -124,7 +129,7 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
     total_time, total_rss, _ = run([*cli, "build", "in/digest.txt"], project)
     engine = (project / "site_src" / ".paper-digest-search").read_text().strip()
     env = {**os.environ, "PAPER_DIGEST_SEARCH": engine}
-    engine_time, engine_rss, _ = run(
+    engine_time, _engine_rss, _ = run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(work / f"engine-{size}")], project, env
     )
     shutil.rmtree(work / f"engine-{size}", ignore_errors=True)
@@ -133,7 +138,8 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
     noop_time, _, noop_out = run([*cli, "build", "in/digest.txt"], project)
     edited = [*texts]
     edited[1] = edited[1] + " We also release the code."
-    (project / "in" / "digest.txt").write_text(f"Scale {size} Papers\n\n" + "\n\n".join(edited) + "\n", encoding="utf-8")
+    digest = f"Scale {size} Papers\n\n" + "\n\n".join(edited) + "\n"
+    (project / "in" / "digest.txt").write_text(digest, encoding="utf-8")
     edit_time, _, edit_out = run([*cli, "build", "in/digest.txt"], project)
     return {
         "papers": size,

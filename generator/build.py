@@ -154,10 +154,7 @@ def build_site(settings: Settings, force: bool = False) -> BuildResult:
     )
     # Until this build succeeds, the stamp must not vouch for the site.
     stamp_path.unlink(missing_ok=True)
-    if incremental:
-        output = _build_in_place(settings, config, site)
-    else:
-        output = _build_and_swap(settings, config, site, engine)
+    output = _build_in_place(settings, config, site) if incremental else _build_and_swap(settings, config, site, engine)
     write_stamp(stamp_path, {"tree": fingerprint, "setup": setup})
     return BuildResult(skipped=False, site_dir=site, output=output, incremental=incremental)
 
@@ -170,7 +167,7 @@ def _mkdocs(settings: Settings, config: Path, site: Path, engine: str, dirty: bo
         sys.executable, "-m", "mkdocs", "build", *mode, "--config-file", str(config), "--site-dir", str(site),
     ]
     env = {**os.environ, "PYTHONWARNINGS": "ignore", "PAPER_DIGEST_SEARCH": engine}
-    process = subprocess.run(command, cwd=settings.project_dir, capture_output=True, text=True, env=env)
+    process = subprocess.run(command, cwd=settings.project_dir, capture_output=True, text=True, env=env, check=False)
     warnings = [
         line for line in process.stderr.splitlines()
         if line.startswith("WARNING") and "'dirty' build" not in line

@@ -17,9 +17,10 @@ from rich.table import Table
 from . import __version__
 from .build import build_site
 from .errors import DigestError
-from .pipeline import GenerateReport, generate, sources_or_default
+from .pipeline import GenerateReport, generate, load_project, sources_or_default
 from .read import read_sources
-from .settings import load_settings
+from .records import INPUT_FORMATS
+from .settings import Settings
 
 console = Console(stderr=True, highlight=False)
 
@@ -38,7 +39,7 @@ _sources_argument = click.argument("sources", nargs=-1, type=click.Path(path_typ
 _format_option = click.option(
     "--format",
     "input_format",
-    type=click.Choice(["auto", "text", "jsonl", "json", "csv", "tsv", "bib", "arxiv"]),
+    type=click.Choice(INPUT_FORMATS),
     default=None,
     help="Reader for every source (default: auto, chosen by each file's ending).",
 )
@@ -56,15 +57,7 @@ def main(verbose: bool) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(name)s: %(message)s")
 
 
-def _fail(error: DigestError) -> None:
-    console.print(f"[bold red]error:[/] {escape(str(error))}", markup=True, highlight=False, soft_wrap=True)
-    sys.exit(1)
-
-
-def _run_generate(
-    sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None = None
-) -> GenerateReport:
-    settings = load_settings(project_dir, strict=strict, input_format=input_format)
+def _run_generate(sources: tuple[Path, ...], settings: Settings) -> GenerateReport:
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=console, transient=True,
@@ -117,14 +110,13 @@ def _problems(problems) -> None:
 @_project_option
 @_strict_option
 @_format_option
-def generate_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None) -> None:
+def generate_command(
+    sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None
+) -> None:
     """Write the Markdown pages and papers.json into the docs dir (no site build)."""
     started = time.perf_counter()
-    try:
-        report = _run_generate(sources, project_dir, strict, input_format)
-    except DigestError as error:
-        _fail(error)
-    _summary(report, started)
+    settings = load_project(project_dir, strict=strict, input_format=input_format)
+    _summary(_run_generate(sources, settings), started)
 
 
 @main.command("build")
@@ -138,13 +130,10 @@ def build_command(
 ) -> None:
     """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs."""
     started = time.perf_counter()
-    try:
-        report = _run_generate(sources, project_dir, strict, input_format)
-        settings = load_settings(project_dir)
-        with console.status("Building the site with MkDocs …"):
-            result = build_site(settings, force=force)
-    except DigestError as error:
-        _fail(error)
+    settings = load_project(project_dir, strict=strict, input_format=input_format)
+    report = _run_generate(sources, settings)
+    with console.status("Building the site with MkDocs …"):
+        result = build_site(settings, force=force)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
     where = f"{result.site_dir} ({how})"
     _summary(report, started, built=where)
@@ -157,11 +146,8 @@ def build_command(
 @_format_option
 def check_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None) -> None:
     """Parse SOURCES and report counts, duplicates and problems; exit 1 on errors."""
-    settings = load_settings(project_dir, strict=strict, input_format=input_format)
-    try:
-        result = read_sources(sources_or_default(sources, settings), settings)
-    except DigestError as error:
-        _fail(error)
+    settings = load_project(project_dir, site=False, strict=strict, input_format=input_format)
+    result = read_sources(sources_or_default(sources, settings), settings)
     _problems(result.problems)
     collections = sorted({p.collection for p in result.papers})
     console.print(
@@ -184,10 +170,7 @@ def diff_command(old: Path, new: Path, output: Path | None) -> None:
     """Compare two papers.json files (or built sites) and print a Markdown change report."""
     from .diff import diff_papers, load_papers, to_markdown
 
-    try:
-        report = to_markdown(diff_papers(load_papers(old), load_papers(new)))
-    except DigestError as error:
-        _fail(error)
+    report = to_markdown(diff_papers(load_papers(old), load_papers(new)))
     if output:
         output.write_text(report, encoding="utf-8")
     else:
@@ -206,11 +189,8 @@ def serve_command(
     """Preview the site with live reload; regenerate when a source file changes."""
     from mkdocs.commands.serve import serve
 
-    settings = load_settings(project_dir, input_format=input_format)
-    try:
-        _run_generate(sources, project_dir, None, input_format)
-    except DigestError as error:
-        _fail(error)
+    settings = load_project(project_dir, input_format=input_format)
+    _run_generate(sources, settings)
     paths = sources_or_default(sources, settings)
     watcher = threading.Thread(target=_watch_sources, args=(paths, sources, settings, interval), daemon=True)
     watcher.start()
@@ -218,7 +198,7 @@ def serve_command(
     serve(config_file=str(settings.resolve(settings.config_file)), dev_addr=dev_addr, livereload=True)
 
 
-def _watch_sources(paths: list[Path], sources: tuple[Path, ...], settings, interval: float) -> None:
+def _watch_sources(paths: list[Path], sources: tuple[Path, ...], settings: Settings, interval: float) -> None:
     def snapshot() -> dict[Path, int]:
         files = {}
         for path in paths:
@@ -237,7 +217,8 @@ def _watch_sources(paths: list[Path], sources: tuple[Path, ...], settings, inter
                 report = generate(sources, settings)
                 console.print(f"Sources changed: {len(report.render.written)} pages rewritten")
             except DigestError as error:
-                console.print(f"[bold red]error:[/] {escape(str(error))}", markup=True)
+                # The preview keeps running: the next save may fix the source.
+                console.print(f"[bold red]error:[/] {escape(error.format_message())}", markup=True)
 
 
 if __name__ == "__main__":

@@ -101,7 +101,7 @@ def _rows(items: list, render, header: str) -> list[str]:
     lines += [render(item) for item in items[:MAX_ROWS]]
     if len(items) > MAX_ROWS:
         lines.append(f"| … and {len(items) - MAX_ROWS} more | |")
-    return lines + [""]
+    return [*lines, ""]
 
 
 def to_markdown(change: DigestDiff) -> str:
@@ -120,15 +120,21 @@ def to_markdown(change: DigestDiff) -> str:
         "",
     ]
     if change.empty:
-        return "\n".join(lines + ["No paper or tag changed.", ""])
+        return "\n".join([*lines, "No paper or tag changed.", ""])
     if change.added:
         lines += [f"### Papers added ({len(change.added)})", ""]
-        lines += _rows(change.added, lambda r: f"| {escape_line(r['title'])} | {', '.join(escape_line(t) for t in sorted(_tag_names(r)))} |",
-                       "| Title | Tags |\n| --- | --- |")
+        lines += _rows(
+            change.added,
+            lambda r: f"| {escape_line(r['title'])} | {', '.join(escape_line(t) for t in sorted(_tag_names(r)))} |",
+            "| Title | Tags |\n| --- | --- |",
+        )
     if change.removed:
         lines += [f"### Papers removed ({len(change.removed)})", ""]
-        lines += _rows(change.removed, lambda r: f"| {escape_line(r['title'])} | {escape_line(r.get('collection', ''))} |",
-                       "| Title | Collection |\n| --- | --- |")
+        lines += _rows(
+            change.removed,
+            lambda r: f"| {escape_line(r['title'])} | {escape_line(r.get('collection', ''))} |",
+            "| Title | Collection |\n| --- | --- |",
+        )
     if change.changed:
         lines += [f"### Papers changed ({len(change.changed)})", ""]
 
@@ -136,7 +142,8 @@ def to_markdown(change: DigestDiff) -> str:
             title = escape_line(c.new_title)
             if c.old_title != c.new_title:
                 title = f"{escape_line(c.old_title)} → {title}"
-            tags = " ".join([*(f"+{escape_line(t)}" for t in c.tags_added), *(f"−{escape_line(t)}" for t in c.tags_removed)])
+            added = [f"+{escape_line(t)}" for t in c.tags_added]
+            tags = " ".join([*added, *(f"−{escape_line(t)}" for t in c.tags_removed)])
             return f"| {title} | {tags} |"
 
         lines += _rows(change.changed, render, "| Title | Tags |\n| --- | --- |")

@@ -14,7 +14,7 @@ from .areas import AreaGuess, load_model, load_taxonomy
 from .model import Paper, Progress, Tag, no_progress
 from .overrides import load_overrides
 from .maps import map_coordinates
-from .related import nearest, vectorize
+from .related import MAP_NEIGHBOURS, nearest, related_from, vectorize
 from .settings import Settings
 from .tags import Topic, area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
 from .text import to_plain
@@ -159,15 +159,12 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
     progress("Finding related papers", 0, 1)
     vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)])
     # No vectors: no paper has a usable word, so nothing is related and the map has one spot.
-    neighbours = (
-        nearest(vectors, settings.related_count, workers=settings.cores()) if vectors is not None
-        else [[] for _ in papers]
-    )
+    count = max(settings.related_count, MAP_NEIGHBOURS)
+    scored = nearest(vectors, count, workers=settings.cores()) if vectors is not None else [[] for _ in papers]
+    neighbours = related_from(scored, settings.related_count)
     progress("Finding related papers", 1, 1)
     progress("Drawing the topic map", 0, 1)
-    positions = (
-        map_coordinates(vectors, settings.map_layout_max) if vectors is not None else [(0.5, 0.5)] * len(papers)
-    )
+    positions = map_coordinates(scored)
     progress("Drawing the topic map", 1, 1)
 
     enriched = []

@@ -1,5 +1,34 @@
 """Errors the CLI reports to the user without a traceback."""
 
+from __future__ import annotations
 
-class DigestError(Exception):
-    """A problem with the user's input or project that stops the pipeline."""
+from pathlib import Path
+
+import click
+
+
+class DigestError(click.ClickException):
+    """A problem with the user's input or project that stops the pipeline.
+
+    A click exception: click prints it as one "error: ..." line and exits with
+    status 1, from every command, without a traceback.
+    """
+
+    exit_code = 1
+
+    def show(self, file=None) -> None:
+        click.echo(f"error: {self.format_message()}", file=file, err=True)
+
+
+class SettingsError(DigestError):
+    """A bad settings file or setting: names the file, the setting, what was expected and what was found."""
+
+    def __init__(self, setting: str, problem: str, path: Path | None = None) -> None:
+        self.setting, self.problem, self.path = setting, problem, path
+        where = f"{path}: " if path else ""
+        what = f"setting `{setting}`: " if setting else ""
+        super().__init__(f"{where}{what}{problem}")
+
+    def at(self, path: Path | None) -> SettingsError:
+        """Return the same error, said of the settings file `path` (None: the command line)."""
+        return SettingsError(self.setting, self.problem, path)

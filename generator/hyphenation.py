@@ -18,10 +18,13 @@ _SUSPENDERS = frozenset({"and", "or", "to", "as", "nor", "vs", "versus", "but", 
 
 # Left halves that make compounds: "multi- modal" keeps its hyphen.
 _PREFIXES = frozenset(
-    """anti auto bi co counter cross de fine full high inter intra large long low
-    meta mid multi non off on one out over post pre pseudo quasi re self semi
-    short single small sub super task three two under well zero few open real
-    end state data model human world time vision text image""".split()
+    [
+        "anti", "auto", "bi", "co", "counter", "cross", "de", "fine", "full", "high", "inter", "intra", "large",
+        "long", "low", "meta", "mid", "multi", "non", "off", "on", "one", "out", "over", "post", "pre", "pseudo",
+        "quasi", "re", "self", "semi", "short", "single", "small", "sub", "super", "task", "three", "two", "under",
+        "well", "zero", "few", "open", "real", "end", "state", "data", "model", "human", "world", "time", "vision",
+        "text", "image"
+    ]
 )
 
 

@@ -81,6 +81,6 @@ def index_records(records_file: Path, output: Path) -> None:
             sys.executable, "-m", "pagefind", "--site", pages, "--output-path", str(output),
             "--force-language", "en", "--quiet",
         ]
-        process = subprocess.run(command, capture_output=True, text=True)
+        process = subprocess.run(command, capture_output=True, text=True, check=False)
         if process.returncode != 0 or not (output / "pagefind.js").exists():
             raise DigestError(process.stderr.strip() or "pagefind wrote no index")

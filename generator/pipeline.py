@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from .enrich import enrich
-from .errors import DigestError
+from .errors import DigestError, SettingsError
 from .model import Paper, Problem, Progress, no_progress
+from .overrides import load_overrides
 from .read import expand_sources, read_sources
 from .render import RenderResult, generated_fingerprint, render_site
-from .settings import Settings
+from .settings import SETTINGS_FILE, Settings, load_settings
 from .stamps import files_digest, read_stamp, write_stamp
+from .tags import load_topics
 
 #: The last run's inputs key, generated files' fingerprint and report.
 STAMP = ".paper-digest/generate.json"
@@ -49,6 +51,25 @@ class GenerateReport:
         if self.reused:
             return self.counts["tags"]
         return len({t.slug for p in self.papers for t in p.tags})
+
+
+def load_project(project_dir: Path, site: bool = True, **overrides: object) -> Settings:
+    """Load and check every setting, the topic vocabulary and the overrides file, before any source is read.
+
+    With `site`, the templates folder must be there too (every command but
+    `check` renders pages). Any problem raises a DigestError naming its file.
+    """
+    settings = load_settings(project_dir, **overrides)
+    settings_file = settings.project_dir / SETTINGS_FILE
+    for name in ("topics_file", *(("templates_dir",) if site else ())):
+        value = getattr(settings, name)
+        path = settings.resolve(value) if value else None
+        if path is not None and not (path.is_dir() if name == "templates_dir" else path.is_file()):
+            where = settings_file if settings_file.exists() else None
+            raise SettingsError(name, f"no such {'folder' if name == 'templates_dir' else 'file'}: {path}", where)
+    load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None)
+    load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
+    return settings
 
 
 def inputs_key(files: list[Path], settings: Settings) -> str:

@@ -13,7 +13,7 @@ import json
 import logging
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,9 @@ FORMATS = {
     ".xml": "arxiv",
     ".atom": "arxiv",
 }
+
+#: Every reader name, for the `input_format` setting and `--format`: auto picks by file ending.
+INPUT_FORMATS = ("auto", "text", *dict.fromkeys(FORMATS.values()))
 
 #: Field names accepted for each field, matched case-insensitively; dotted names reach into nested objects.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -76,7 +79,9 @@ def iter_records(name: str, fmt: str, text: str | Iterable[str]) -> Iterator[Raw
 
     `text` is the whole file, or for the streamed formats an iterable of its lines.
     """
-    readers = {"jsonl": _jsonl, "json": _json, "csv": _csv, "tsv": _tsv, "bib": _bib, "arxiv": _arxiv}
+    readers: dict[str, Callable[[Any, str], Iterator[RawRecord | Problem]]] = {
+        "jsonl": _jsonl, "json": _json, "csv": _csv, "tsv": _tsv, "bib": _bib, "arxiv": _arxiv,
+    }
     return readers[fmt](text, name)
 
 
@@ -96,7 +101,8 @@ def _jsonl(text: str | Iterable[str], name: str) -> Iterator[RawRecord | Problem
             yield Problem("error", name, number, f"record {index}: not valid JSON ({exc.msg} at column {exc.colno})")
             continue
         if not isinstance(value, dict):
-            yield Problem("error", name, number, f"record {index}: expected a JSON object, found {type(value).__name__}")
+            found = type(value).__name__
+            yield Problem("error", name, number, f"record {index}: expected a JSON object, found {found}")
             continue
         yield RawRecord(value, index, number)
 
@@ -152,9 +158,9 @@ def _bib(text: str, name: str) -> Iterator[RawRecord | Problem]:
     import bibtexparser
 
     library = bibtexparser.parse_string(text)
-    blocks = sorted(
-        [(entry.start_line, entry) for entry in library.entries]
-        + [(block.start_line, block) for block in library.failed_blocks],
+    blocks: list[tuple[int, Any]] = sorted(
+        [(entry.start_line or 0, entry) for entry in library.entries]
+        + [(block.start_line or 0, block) for block in library.failed_blocks],
         key=lambda pair: pair[0],
     )
     index = 0

@@ -13,16 +13,16 @@ import logging
 import multiprocessing
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from contextlib import contextmanager
-from typing import Iterable, Iterator
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template, select_autoescape
 from slugify import slugify
 
-from .errors import DigestError
 from .charts import bar_chart
+from .errors import DigestError
 from .exports import bibtex_entry, bibtex_file, citation_key, code_fence, papers_csv
 from .model import Collection, Paper, Progress, Tag, no_progress
 from .pagefind import RECORDS_FILE, search_records
@@ -273,8 +273,12 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
             files[group.tag.path] = _utf8(env.get_template("tag.md.j2").render(**common, group=group))
         files["stats.md"] = _utf8(env.get_template("stats.md.j2").render(
             **common, areas=areas, topics=topics, by_collection=by_collection,
-            area_chart=bar_chart([(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in areas], "Papers per research area"),
-            topic_chart=bar_chart([(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in topics[:40]], "Papers per topic"),
+            area_chart=bar_chart(
+                [(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in areas], "Papers per research area"
+            ),
+            topic_chart=bar_chart(
+                [(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in topics[:40]], "Papers per topic"
+            ),
             pairs=topic_pairs(papers),
         ))
         files["collections/index.md"] = _utf8(env.get_template("collections_index.md.j2").render(
@@ -310,7 +314,7 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
 class _PaperPages:
     """What every paper page is rendered from besides its paper."""
 
-    template: object
+    template: Template
     common: dict
     collections: dict[str, Collection]
     by_id: dict[str, Paper]
@@ -340,7 +344,9 @@ def _render_batch(pages: _PaperPages, papers: list[Paper], start: int) -> list[t
 
 
 def _render_range(start: int) -> list[tuple[str, bytes]]:
-    return _render_batch(*_WORKER_PAGES, start)
+    assert _WORKER_PAGES is not None, "set before the workers fork"
+    pages, papers = _WORKER_PAGES
+    return _render_batch(pages, papers, start)
 
 
 @contextmanager
@@ -352,7 +358,8 @@ def _paper_pages_started(
     With `workers` (forked processes sharing the papers and the compiled
     template), they start at once, so the caller renders the other pages meanwhile.
     """
-    global _WORKER_PAGES
+    # Forked workers inherit the pages and papers through this module global instead of pickling them.
+    global _WORKER_PAGES  # noqa: PLW0603
     starts = range(0, len(papers), _PAGES_PER_JOB)
     if not workers:
         yield (_render_batch(pages, papers, start) for start in starts)

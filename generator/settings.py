@@ -5,10 +5,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import tomllib
+import typing
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-from .errors import DigestError
+from .errors import SettingsError
+from .records import INPUT_FORMATS
 
 #: The file in a project directory that can override any setting below.
 SETTINGS_FILE = "paper-digest.toml"
@@ -58,8 +60,6 @@ class Settings:
     max_summary_chars: int = 220
     #: Related papers listed on each paper page.
     related_count: int = 5
-    #: The topic map's t-SNE places at most this many papers; the rest join their nearest ones.
-    map_layout_max: int = 2000
     #: Search engine: "material" (one index, fine for small digests), "pagefind" (chunked,
     #: loaded on demand), or "auto" (pagefind from `pagefind_min_papers` papers up).
     search: str = "auto"
@@ -76,8 +76,6 @@ class Settings:
 
     def search_engine(self, paper_count: int) -> str:
         """Return the search engine for a digest of `paper_count` papers."""
-        if self.search not in ("auto", "material", "pagefind"):
-            raise DigestError(f"search must be auto, material or pagefind, not {self.search!r}")
         if self.search != "auto":
             return self.search
         return "pagefind" if paper_count >= self.pagefind_min_papers else "material"
@@ -110,8 +108,72 @@ class Settings:
         return self.resolve(self.site_dir)
 
 
+#: Settings that take one of a few words.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "search": ("auto", "material", "pagefind"),
+    "input_format": INPUT_FORMATS,
+}
+
+#: Numeric settings and their smallest (and largest) allowed value.
+RANGES: dict[str, tuple[float, float | None]] = {
+    "min_topic_papers": (1, None),
+    "max_topic_share": (0.01, 1.0),
+    "max_topics_per_paper": (1, None),
+    "second_area_ratio": (0.0, 1.0),
+    "max_title_chars": (20, None),
+    "max_summary_chars": (20, None),
+    "related_count": (0, None),
+    "pagefind_min_papers": (0, None),
+    "workers": (0, None),
+}
+
+def _wrong(name: str, expected: str, value: object) -> SettingsError:
+    return SettingsError(name, f"expected {expected}, found {_describe(value)}")
+
+
+_EXPECTED = {str: "a string", int: "a whole number", float: "a number", bool: "true or false"}
+
+
+def _describe(value: object) -> str:
+    kind = {str: "a string", bool: "a boolean", int: "a whole number", float: "a number", list: "a list",
+            tuple: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+    return f"{value!r} ({kind})" if not isinstance(value, dict | list | tuple) else kind
+
+
+def _checked(name: str, value: object) -> object:
+    """Return `value` as setting `name` holds it, or raise a SettingsError saying what was expected."""
+    kind = typing.get_type_hints(Settings)[name]
+    if kind == tuple[str, ...]:
+        if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
+            raise _wrong(name, "a list of strings, e.g. [\"data\"]", value)
+        value = tuple(value)
+    elif kind is float:
+        # A whole number is a fine float; a boolean is not a number here.
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _wrong(name, _EXPECTED[float], value)
+        value = float(value)
+    elif kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _wrong(name, _EXPECTED[int], value)
+    elif kind in (str, bool) and not isinstance(value, kind):
+        raise _wrong(name, _EXPECTED[kind], value)
+    if name in CHOICES and value not in CHOICES[name]:
+        raise _wrong(name, "one of " + ", ".join(CHOICES[name]), value)
+    if name in RANGES:
+        low, high = RANGES[name]
+        assert isinstance(value, int | float)
+        if value < low or (high is not None and value > high):
+            bounds = f"at least {low:g}" if high is None else f"between {low:g} and {high:g}"
+            raise _wrong(name, f"a number {bounds}", value)
+    return value
+
+
 def load_settings(project_dir: Path, **overrides: object) -> Settings:
-    """Read `paper-digest.toml` from `project_dir` if present, then apply overrides."""
+    """Read `paper-digest.toml` from `project_dir` if present, apply overrides, and check every value.
+
+    A bad file or value raises SettingsError naming the file and the setting,
+    before any source is read.
+    """
     project_dir = project_dir.resolve()
     values: dict[str, object] = {}
     path = project_dir / SETTINGS_FILE
@@ -119,14 +181,20 @@ def load_settings(project_dir: Path, **overrides: object) -> Settings:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise DigestError(f"{path}: not a valid TOML file: {exc}") from exc
-        known = {f.name: f for f in fields(Settings)}
+            raise SettingsError("", f"not a valid TOML file: {exc}", path) from exc
+        known = {f.name for f in fields(Settings)} - {"project_dir"}
         for key, value in data.items():
             name = key.replace("-", "_")
-            if name not in known or name == "project_dir":
-                raise DigestError(f"{path}: unknown setting {key!r}")
-            if isinstance(value, list):
-                value = tuple(value)
-            values[name] = value
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    return replace(Settings(project_dir=project_dir), **values)
+            if name not in known:
+                raise SettingsError(key, "unknown setting (the README's Configuration table lists them)", path)
+            try:
+                values[name] = _checked(name, value)
+            except SettingsError as error:
+                raise error.at(path) from None
+    for name, value in overrides.items():
+        if value is not None:
+            try:
+                values[name] = _checked(name, value)
+            except SettingsError as error:
+                raise error.at(None) from None
+    return replace(Settings(project_dir=project_dir), **values)  # type: ignore[arg-type]

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.split import part_of  # noqa: E402
-from generator.titles import looks_like_name  # noqa: E402
+from bench.split import part_of
+from generator.titles import looks_like_name
 
 MIN_COUNT = 3
 WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")

@@ -25,8 +25,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.areas import MODEL_PATH, load_taxonomy, make_vectorizer  # noqa: E402
-from generator.text import to_plain  # noqa: E402
+from generator.areas import MODEL_PATH, load_taxonomy, make_vectorizer
+from generator.text import to_plain
 
 
 def load_records(paths: list[str], labels: set[str]) -> tuple[list[str], list[str]]:

@@ -9,6 +9,7 @@ browser reads), the WOFF2 fonts and the licence.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -39,7 +40,7 @@ def main(version: str) -> None:
         (DEST / "katex.min.css").write_text(css, encoding="utf-8")
         for font in (package / "dist" / "fonts").glob("*.woff2"):
             shutil.copy(font, DEST / "fonts")
-        version_found = re.search(r'"version":\s*"([^"]+)"', (package / "package.json").read_text()).group(1)
+        version_found = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
         (DEST / "VERSION").write_text(version_found + "\n", encoding="utf-8")
     print(f"vendored KaTeX {version_found} into {DEST}")
 

@@ -53,6 +53,14 @@ def copy_project(target: Path) -> Path:
     return target
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--chromium", default=None, metavar="PATH",
+        help="the Chromium the browser tests drive (default: PAPER_DIGEST_CHROMIUM, then chromium, "
+        "chromium-browser, google-chrome on PATH, then playwright's own browser)",
+    )
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A fresh project folder with the site skeleton and no generated pages."""

@@ -44,7 +44,7 @@ def test_identical_digests_report_no_change() -> None:
 
 def test_resized_tags_are_reported(tmp_path: Path) -> None:
     records = load_papers(OLD)
-    grown = records + [dict(records[0], id="id9", title="More RL")]
+    grown = [*records, dict(records[0], id="id9", title="More RL")]
     change = diff_papers(records, grown)
     assert ("RL", 3, 4) in change.tags_resized
 

@@ -9,12 +9,12 @@ import yaml
 
 from generator.enrich import enrich, summarize
 from generator.hyphenation import dehyphenate
+from generator.model import Tag
 from generator.read import read_sources
 from generator.settings import Settings
 from generator.tags import fold_topics, load_topics, match_topics
-from generator.model import Tag
 from generator.titles import infer_title, unique_titles
-from tests.conftest import FIXTURES, DEFAULT_CORPUS, ROOT, make_paper
+from tests.conftest import DEFAULT_CORPUS, FIXTURES, ROOT, make_paper
 
 
 @pytest.fixture(scope="module")

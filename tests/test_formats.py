@@ -171,7 +171,7 @@ def test_strict_makes_a_bad_record_an_error(tmp_path: Path) -> None:
     assert lenient.exit_code == 1 and "Skipped 1 bad records" in lenient.output and "bad.jsonl:2" in lenient.output
     from generator.pipeline import generate
 
-    with pytest.raises(DigestError, match="bad.jsonl:2"):
+    with pytest.raises(DigestError, match=r"bad\.jsonl:2"):
         generate([tmp_path / "in"], Settings(project_dir=tmp_path, strict=True))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
@@ -28,7 +28,7 @@ def resolve(site: Path, page_url: str, reference: str) -> tuple[Path | None, str
     return path, target.fragment
 
 
-@lru_cache(maxsize=None)
+@cache
 def ids_of(path: Path) -> frozenset[str]:
     return frozenset(a["id"] for _, a in scan(path).elements if a.get("id"))
 

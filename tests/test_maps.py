@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import math
-
 import random
 
 from generator.maps import map_coordinates
-from generator.related import vectorize
+from generator.related import MAP_NEIGHBOURS, nearest, vectorize
 
 TOPICS = {
     "rl": "reinforcement learning agent reward policy environment exploration offline critic",
@@ -28,6 +27,10 @@ def corpus(per_topic: int) -> tuple[list[str], list[str]]:
     return texts, labels
 
 
+def layout(texts: list[str]) -> list[tuple[float, float]]:
+    return map_coordinates(nearest(vectorize(texts), MAP_NEIGHBOURS))
+
+
 def spread(points, labels) -> tuple[float, float]:
     """Return the mean distance between papers of the same topic and of different topics."""
     same, other = [], []
@@ -38,28 +41,28 @@ def spread(points, labels) -> tuple[float, float]:
     return sum(same) / len(same), sum(other) / len(other)
 
 
-def test_every_paper_gets_a_place_in_the_unit_square_and_topics_cluster() -> None:
-    texts, labels = corpus(40)
-    points = map_coordinates(vectorize(texts))
+def test_every_paper_gets_its_own_place_in_the_unit_square_and_topics_cluster() -> None:
+    texts, labels = corpus(60)
+    points = layout(texts)
     assert len(points) == len(texts)
     assert all(0.0 <= x <= 1.0 and 0.0 <= y <= 1.0 for x, y in points)
-    same, other = spread(points, labels)
-    assert same * 2 < other
-
-
-def test_papers_beyond_the_layout_sample_join_their_own_topic() -> None:
-    texts, labels = corpus(60)
-    points = map_coordinates(vectorize(texts), layout_max=40)
-    assert len(set(points)) > 150  # not stacked on the sample's points
+    assert len(set(points)) > 170  # not stacked on a few spots
     same, other = spread(points, labels)
     assert same * 2 < other
 
 
 def test_the_same_input_gives_the_same_map() -> None:
     texts, _ = corpus(30)
-    assert map_coordinates(vectorize(texts)) == map_coordinates(vectorize(texts))
-    assert map_coordinates(vectorize(texts), layout_max=20) == map_coordinates(vectorize(texts), layout_max=20)
+    assert layout(texts) == layout(texts)
+
+
+def test_a_paper_with_no_similar_paper_still_gets_a_place() -> None:
+    texts, _ = corpus(20)
+    points = layout([*texts, "zyxwv qwerty uiop"])
+    assert len(points) == len(texts) + 1
+    assert all(0.0 <= x <= 1.0 and 0.0 <= y <= 1.0 for x, y in points)
 
 
 def test_tiny_digests_are_centred() -> None:
-    assert map_coordinates(vectorize(["alpha beta", "gamma delta"])) == [(0.5, 0.5), (0.5, 0.5)]
+    assert map_coordinates([[(1, 0.5)], [(0, 0.5)]]) == [(0.5, 0.5), (0.5, 0.5)]
+    assert map_coordinates([[], [], []]) == [(0.5, 0.5)] * 3

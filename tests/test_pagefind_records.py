@@ -8,10 +8,10 @@ import json
 import pytest
 
 from generator.errors import DigestError
+from generator.model import Tag
 from generator.pagefind import RECORDS_FILE, _page_path, record_page, search_records
 from generator.pipeline import generate
 from tests.conftest import make_paper, write_tree
-from generator.model import Tag
 
 HOSTILE = 'Text with <script>alert(1)</script> & <img src=x onerror="alert(2)"> and {{ 7*7 }}.'
 

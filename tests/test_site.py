@@ -64,7 +64,7 @@ def test_nav_stays_small(built) -> None:
 
 
 def test_search_index_holds_paper_titles(built) -> None:
-    settings, report = built
+    settings, _report = built
     index = json.loads((settings.site_path / "search" / "search_index.json").read_text(encoding="utf-8"))
     titles = {doc["title"] for doc in index["docs"]}
     assert any(title.startswith("GRACE") for title in titles)

@@ -28,7 +28,7 @@ def test_slugs_are_unique_even_for_identical_titles() -> None:
 
 def test_slug_does_not_change_when_a_paper_is_inserted_or_removed() -> None:
     before = slugs(ABSTRACTS)
-    inserted = ABSTRACTS[:1] + ["We introduce GRACE, a framework for something else entirely."] + ABSTRACTS[1:]
+    inserted = [*ABSTRACTS[:1], "We introduce GRACE, a framework for something else entirely.", *ABSTRACTS[1:]]
     after = slugs(inserted)
     assert all(after[a] == before[a] for a in ABSTRACTS)
     assert slugs(ABSTRACTS[1:]) == {a: before[a] for a in ABSTRACTS[1:]}

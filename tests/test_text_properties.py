@@ -55,7 +55,7 @@ def test_every_word_of_the_input_is_in_the_plain_text(text: str) -> None:
 @MANY
 @given(ANY_TEXT)
 def test_reader_never_crashes_on_arbitrary_text(text: str) -> None:
-    collection, paragraphs = parse_digest(text, "default")
+    _collection, paragraphs = parse_digest(text, "default")
     for paragraph in paragraphs:
         paragraph.text.encode("utf-8", "surrogatepass")
         assert "\n" not in paragraph.text and paragraph.text == paragraph.text.strip()

@@ -1,11 +1,9 @@
-"""Browser fixtures: a static server on 127.0.0.1 and Debian's Chromium through playwright."""
+"""Browser fixtures: a static server on 127.0.0.1 and a Chromium (see chromium.py) through playwright."""
 
 from __future__ import annotations
 
 import functools
 import http.server
-import os
-import shutil
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -13,6 +11,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+
+from tests.browser.chromium import find_chromium, missing_message
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM_ARGS = [
@@ -59,12 +59,13 @@ def site_server(default_site) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(pytestconfig: pytest.Config):
     from playwright.sync_api import sync_playwright
 
-    executable = shutil.which("chromium")
+    named = pytestconfig.getoption("chromium")
+    executable = find_chromium(named)
     if executable is None:
-        pytest.fail("Debian's chromium is not installed: run `bash .ci/run`, which installs it")
+        pytest.fail(missing_message(named), pytrace=False)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
@@ -88,7 +89,11 @@ def page(browser):
     watch = Watch()
     page.on("console", lambda m: watch.errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: watch.errors.append(str(e)))
-    page.on("dialog", lambda d: (watch.dialogs.append(d.message), d.dismiss()))
+    def on_dialog(dialog) -> None:
+        watch.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
 
     def on_request(request) -> None:
         host = urlparse(request.url).hostname

@@ -178,7 +178,7 @@ def test_a_broken_link_fails_an_incremental_build_and_the_next_build_is_full(tmp
     about = settings.docs_path / "about.md"
     text = about.read_text(encoding="utf-8")
     about.write_text(text + "\nSee [the missing page](missing.md).\n", encoding="utf-8")
-    with pytest.raises(DigestError, match="(?s)--force.*missing.md"):
+    with pytest.raises(DigestError, match=r"(?s)--force.*missing\.md"):
         build_site(settings)
     about.write_text(text, encoding="utf-8")
     assert not build_site(settings).incremental

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from pathlib import Path
 
 import pytest
 
@@ -56,7 +55,7 @@ def large_site(tmp_path_factory):
 
 
 def test_search_answers_from_under_500_kb_and_the_keyboard_opens_a_result(page, large_site) -> None:
-    settings, server, records = large_site
+    settings, server, _records = large_site
     assert (settings.site_path / "pagefind" / "pagefind.js").exists()
     fetched: dict[str, int] = {}
 
@@ -98,7 +97,7 @@ def test_the_map_draws_every_paper_and_hover_names_one(page, large_site) -> None
 
 
 def test_the_filter_counts_match_the_data(page, large_site) -> None:
-    settings, server, records = large_site
+    _settings, server, records = large_site
     area = next(t for t in records[0]["tags"] if t["kind"] == "area")
     expected = sum(any(t["slug"] == area["slug"] for t in r["tags"]) for r in records)
     page.goto(server.url + f"filter/#all={area['slug']}")

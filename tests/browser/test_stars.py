@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 
 import bibtexparser
 import pytest
@@ -34,7 +35,7 @@ def test_stars_survive_a_reload_and_export_as_bibtex(page, site_server, default_
 
     with page.expect_download() as download_info:
         page.get_by_role("button", name="Export BibTeX").click()
-    text = open(download_info.value.path(), encoding="utf-8").read()
+    text = Path(download_info.value.path()).read_text(encoding="utf-8")
     library = bibtexparser.parse_string(text)
     assert not library.failed_blocks
     assert sorted(e.fields_dict["title"].value.strip("{}") for e in library.entries) == sorted(r["title"] for r in chosen)
