@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import DigestError
+from .model import GENERATED_FOLDERS
 from .pagefind import RECORDS_FILE, index_records
-from .settings import Settings
+from .settings import ENGINES, Settings
 from .stamps import files_digest, read_stamp, write_stamp
 
 log = logging.getLogger(__name__)
@@ -36,8 +37,10 @@ log = logging.getLogger(__name__)
 STAMP = ".paper-digest/build-stamp"
 
 
-#: The folders the generator owns: stale HTML in them is removed after an incremental build.
-GENERATED_FOLDERS = ("papers", "tags", "collections")
+#: How the engine choice reaches MkDocs: mkdocs.yml reads it with `!ENV` into `extra.search_engine`,
+#: which the header partial (overrides/partials/search.html) switches on.
+ENGINE_VARIABLE = "PAPER_DIGEST_SEARCH"
+
 
 
 @dataclass(frozen=True)
@@ -101,15 +104,6 @@ def remove_stale_pages(site: Path, docs: Path) -> list[str]:
     return removed
 
 
-def search_engine_of(settings: Settings) -> str:
-    """Return the search engine the generator chose for the pages in the docs dir."""
-    from .render import SEARCH_ENGINE_FILE
-
-    path = settings.docs_path / SEARCH_ENGINE_FILE
-    engine = path.read_text(encoding="utf-8").strip() if path.exists() else "material"
-    return engine if engine in ("material", "pagefind") else "material"
-
-
 def _mkdocs_and_search(settings: Settings, config: Path, site: Path, engine: str, dirty: bool = False) -> str:
     """Run MkDocs into `site`; with Pagefind, index the search records meanwhile into site/pagefind/."""
     if engine != "pagefind":
@@ -132,12 +126,15 @@ def _mkdocs_and_search(settings: Settings, config: Path, site: Path, engine: str
     return output
 
 
-def build_site(settings: Settings, force: bool = False) -> BuildResult:
-    """Build the static site with MkDocs in strict mode; skip it when nothing changed.
+def build_site(settings: Settings, engine: str, force: bool = False) -> BuildResult:
+    """Build the static site with MkDocs in strict mode and the `engine` search; skip it when nothing changed.
 
+    `engine` is the generator's choice for the pages it wrote (`GenerateReport.engine`).
     Incremental (MkDocs `--dirty`, in place) when the previous site was built
     with the same configuration and Pagefind search; in full otherwise, or with `force`.
     """
+    if engine not in ENGINES:
+        raise DigestError(f"unknown search engine {engine!r}")
     config = settings.resolve(settings.config_file)
     if not config.exists():
         raise DigestError(f"{config}: MkDocs configuration not found (run from the project folder)")
@@ -145,9 +142,8 @@ def build_site(settings: Settings, force: bool = False) -> BuildResult:
     stamp_path = settings.resolve(STAMP)
     stamp = read_stamp(stamp_path)
     fingerprint = tree_fingerprint(settings)
-    if not force and site.is_dir() and stamp.get("tree") == fingerprint:
+    if not force and site.is_dir() and stamp.get("tree") == fingerprint and stamp.get("engine") == engine:
         return BuildResult(skipped=True, site_dir=site)
-    engine = search_engine_of(settings)
     setup = engine_fingerprint(settings, engine)
     incremental = (
         settings.incremental and not force and engine == "pagefind" and site.is_dir() and stamp.get("setup") == setup
@@ -155,7 +151,7 @@ def build_site(settings: Settings, force: bool = False) -> BuildResult:
     # Until this build succeeds, the stamp must not vouch for the site.
     stamp_path.unlink(missing_ok=True)
     output = _build_in_place(settings, config, site) if incremental else _build_and_swap(settings, config, site, engine)
-    write_stamp(stamp_path, {"tree": fingerprint, "setup": setup})
+    write_stamp(stamp_path, {"tree": fingerprint, "setup": setup, "engine": engine})
     return BuildResult(skipped=False, site_dir=site, output=output, incremental=incremental)
 
 
@@ -166,7 +162,7 @@ def _mkdocs(settings: Settings, config: Path, site: Path, engine: str, dirty: bo
     command = [
         sys.executable, "-m", "mkdocs", "build", *mode, "--config-file", str(config), "--site-dir", str(site),
     ]
-    env = {**os.environ, "PYTHONWARNINGS": "ignore", "PAPER_DIGEST_SEARCH": engine}
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", ENGINE_VARIABLE: engine}
     process = subprocess.run(command, cwd=settings.project_dir, capture_output=True, text=True, env=env, check=False)
     warnings = [
         line for line in process.stderr.splitlines()

@@ -133,7 +133,7 @@ def build_command(
     settings = load_project(project_dir, strict=strict, input_format=input_format)
     report = _run_generate(sources, settings)
     with console.status("Building the site with MkDocs …"):
-        result = build_site(settings, force=force)
+        result = build_site(settings, report.engine, force=force)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
     where = f"{result.site_dir} ({how})"
     _summary(report, started, built=where)

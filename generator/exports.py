@@ -48,8 +48,8 @@ def bibtex_entry(paper: Paper) -> str:
     year = year_of(paper)
     if year:
         fields.append(("year", year))
-    if re.match(r"https?://\S+$", paper.link):
-        fields.append(("url", bibtex_text(paper.link)))
+    if re.match(r"https?://\S+$", paper.source_url):
+        fields.append(("url", bibtex_text(paper.source_url)))
     fields.append(("keywords", bibtex_text(", ".join(tag.name for tag in paper.tags))))
     if paper.title_inferred:
         fields.append(("note", "Title inferred from the abstract by paper-digest"))

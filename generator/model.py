@@ -13,6 +13,10 @@ Progress = Callable[[str, int, int], None]
 def no_progress(_what: str, _done: int, _total: int) -> None:
     """A progress callback that shows nothing."""
 
+#: The docs-dir folders whose pages the generator writes, one page per paper, tag and collection.
+PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER = "papers", "tags", "collections"
+GENERATED_FOLDERS = (PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER)
+
 TagKind = Literal["area", "topic"]
 TitleSource = Literal["given", "named-method", "headline"]
 
@@ -45,12 +49,17 @@ class Tag:
     @property
     def path(self) -> str:
         """Return the Markdown path of the tag's page, relative to the docs dir."""
-        return f"tags/{self.slug}.md"
+        return f"{TAGS_FOLDER}/{self.slug}.md"
 
     @property
     def url(self) -> str:
         """Return the published URL of the tag's page, relative to the site root."""
-        return f"tags/{self.slug}/"
+        return f"{TAGS_FOLDER}/{self.slug}/"
+
+    @property
+    def bib_path(self) -> str:
+        """Return the path of the tag's BibTeX export (its papers' entries), relative to the docs dir."""
+        return f"{TAGS_FOLDER}/{self.slug}.bib"
 
 
 @dataclass(frozen=True)
@@ -77,7 +86,8 @@ class Paper:
     authors: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     given_area: str = ""
-    link: str = ""
+    #: The paper's own address at its source (a PDF or abstract page), when the record gives one.
+    source_url: str = ""
     year: str = ""
     source_id: str = ""
     #: Ids of the most similar papers of the digest, best first.
@@ -92,12 +102,12 @@ class Paper:
     @property
     def path(self) -> str:
         """Return the Markdown path of the paper's page, relative to the docs dir."""
-        return f"papers/{self.slug}.md"
+        return f"{PAPERS_FOLDER}/{self.slug}.md"
 
     @property
     def url(self) -> str:
         """Return the published URL of the paper's page, relative to the site root."""
-        return f"papers/{self.slug}/"
+        return f"{PAPERS_FOLDER}/{self.slug}/"
 
 
 @dataclass(frozen=True)
@@ -109,11 +119,11 @@ class Collection:
 
     @property
     def path(self) -> str:
-        return f"collections/{self.slug}.md"
+        return f"{COLLECTIONS_FOLDER}/{self.slug}.md"
 
     @property
     def url(self) -> str:
-        return f"collections/{self.slug}/"
+        return f"{COLLECTIONS_FOLDER}/{self.slug}/"
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from .tags import load_topics
 #: The last run's inputs key, generated files' fingerprint and report.
 STAMP = ".paper-digest/generate.json"
 #: Bump when the stamp's layout changes.
-_STAMP_VERSION = 1
+_STAMP_VERSION = 2
 
 @dataclass
 class GenerateReport:
@@ -41,6 +41,8 @@ class GenerateReport:
     #: (then `papers` is empty and the counts come from that run).
     reused: bool = False
     counts: dict[str, int] = field(default_factory=dict)
+    #: The search engine the pages were written for: what the build stage must use.
+    engine: str = "material"
 
     @property
     def paper_count(self) -> int:
@@ -86,7 +88,9 @@ def inputs_key(files: list[Path], settings: Settings) -> str:
 def _reused_report(stamp: dict) -> GenerateReport:
     problems = [Problem(**p) for p in stamp["problems"]]
     render = RenderResult(unchanged=stamp["counts"]["generated"])
-    return GenerateReport([], problems, stamp["files"], render, reused=True, counts=stamp["counts"])
+    return GenerateReport(
+        [], problems, stamp["files"], render, reused=True, counts=stamp["counts"], engine=stamp["engine"]
+    )
 
 
 def sources_or_default(sources: Iterable[str | Path], settings: Settings) -> list[Path]:
@@ -127,7 +131,8 @@ def generate(
     start = time.perf_counter()
     rendered = render_site(papers, settings, progress)
     timings["render"] = time.perf_counter() - start
-    report = GenerateReport(papers, read.problems, read.files, rendered, timings)
+    engine = settings.search_engine(len(papers))
+    report = GenerateReport(papers, read.problems, read.files, rendered, timings, engine=engine)
     stamp = {
         "version": _STAMP_VERSION,
         "inputs": key,
@@ -135,6 +140,7 @@ def generate(
         "files": read.files,
         "problems": [asdict(p) for p in read.problems],
         "counts": {"papers": len(papers), "tags": report.tag_count, "generated": rendered.total},
+        "engine": engine,
     }
     write_stamp(stamp_path, stamp)
     return report

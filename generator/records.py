@@ -297,7 +297,7 @@ def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:
         authors=values["authors"],
         keywords=values["keywords"],
         given_area=values["given_area"],
-        link=values["url"],
+        source_url=values["url"],
         year=values["year"],
         source_id=values["source_id"],
     )

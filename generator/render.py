@@ -24,7 +24,7 @@ from slugify import slugify
 from .charts import bar_chart
 from .errors import DigestError
 from .exports import bibtex_entry, bibtex_file, citation_key, code_fence, papers_csv
-from .model import Collection, Paper, Progress, Tag, no_progress
+from .model import Collection, Paper, Progress, Source, Tag, no_progress
 from .pagefind import RECORDS_FILE, search_records
 from .settings import Settings
 from .stamps import files_digest
@@ -33,8 +33,6 @@ from .text import clean, escape_line, safe_url, to_markdown
 log = logging.getLogger(__name__)
 
 MANIFEST = ".paper-digest-manifest.json"
-#: Written beside the pages (a dot file: MkDocs does not publish it) for the build stage.
-SEARCH_ENGINE_FILE = ".paper-digest-search"
 _ATTR_SAFE = re.compile(r"[^\w\s,.-]")
 
 
@@ -143,7 +141,11 @@ def filter_json(papers: list[Paper], groups: list[TagGroup]) -> str:
     """Return the tag filter's compact data: tags, and per paper its title, url and tag indexes."""
     tags = [{"slug": g.tag.slug, "name": g.tag.name, "kind": g.tag.kind, "count": len(g.papers)} for g in groups]
     index = {g.tag.slug: i for i, g in enumerate(groups)}
-    rows = [[p.title, p.url, sorted(index[t.slug] for t in p.tags), citation_key(p), p.id] for p in papers]
+    rows = [
+        {"title": p.title, "url": p.url, "tags": sorted(index[t.slug] for t in p.tags), "key": citation_key(p),
+         "id": p.id}
+        for p in papers
+    ]
     return json.dumps({"tags": tags, "papers": rows}, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
@@ -162,8 +164,9 @@ def map_json(papers: list[Paper], areas: list[TagGroup]) -> str:
     for paper in papers:
         # A point takes the colour of the paper's first (most likely) area.
         area = next((index[t.slug] for t in paper.tags if t.kind == "area" and t.slug in index), -1)
-        points.append([paper.position[0], paper.position[1], area, paper.title, paper.url])
-    counts = Counter(point[2] for point in points)
+        x, y = paper.position
+        points.append({"x": x, "y": y, "area": area, "title": paper.title, "url": paper.url})
+    counts = Counter(point["area"] for point in points)
     legend = [
         {"name": g.tag.name, "slug": g.tag.slug, "count": counts[i], "color": MAP_COLOURS[i % len(MAP_COLOURS)]}
         for i, g in enumerate(areas)
@@ -220,7 +223,7 @@ def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
             "keywords": list(p.keywords),
             "given_area": p.given_area,
             "year": p.year,
-            "source_url": p.link,
+            "source_url": p.source_url,
             "source_id": p.source_id,
             "related": list(p.related),
             "abstract": p.abstract,
@@ -230,8 +233,9 @@ def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
     return json.dumps(records, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
 
 
-def _source_json(source) -> dict:
-    return {"file": source.file, source.unit: source.paragraph, "line": source.line}
+def _source_json(source: Source) -> dict:
+    # One shape for every format: `unit` says what `number` counts.
+    return {"file": source.file, "unit": source.unit, "number": source.paragraph, "line": source.line}
 
 
 def _utf8(text: str) -> bytes:
@@ -297,14 +301,13 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
         files["filter.json"] = _utf8(filter_json(papers, groups))
         files["papers.bib"] = _utf8(bibtex_file(papers, entries))
         for group in groups:
-            files[f"tags/{group.tag.slug}.bib"] = _utf8(bibtex_file(list(group.papers), entries))
+            files[group.tag.bib_path] = _utf8(bibtex_file(list(group.papers), entries))
         done = 0
         for batch in batches:
             files.update(batch)
             done += len(batch)
             progress("Rendering pages", done, len(papers))
-    # Read by the build stage: which engine indexes the site, and what Pagefind indexes.
-    files[SEARCH_ENGINE_FILE] = _utf8(engine + "\n")
+    # Read by the build stage: what Pagefind indexes.
     if engine == "pagefind":
         files[RECORDS_FILE] = _utf8(search_records(papers))
     return files

@@ -108,9 +108,12 @@ class Settings:
         return self.resolve(self.site_dir)
 
 
+#: The search engines a site can be built with.
+ENGINES = ("material", "pagefind")
+
 #: Settings that take one of a few words.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "search": ("auto", "material", "pagefind"),
+    "search": ("auto", *ENGINES),
     "input_format": INPUT_FORMATS,
 }
 

@@ -89,8 +89,8 @@ def default_site(tmp_path_factory: pytest.TempPathFactory) -> Settings:
 
     project = copy_project(tmp_path_factory.mktemp("default-site") / "project")
     settings = load_settings(project)
-    generate([DEFAULT_CORPUS], settings)
-    build_site(settings)
+    report = generate([DEFAULT_CORPUS], settings)
+    build_site(settings, report.engine)
     return settings
 
 
@@ -108,6 +108,6 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory):
     (project / "in" / "hostile.txt").write_text(hostile_digest(), encoding="utf-8")
     settings = load_settings(project)
     report = generate([project / "in"], settings)
-    build_site(settings)  # strict: any MkDocs warning fails here
+    build_site(settings, report.engine)  # strict: any MkDocs warning fails here
     records = json.loads((settings.site_path / "papers.json").read_text(encoding="utf-8"))
     return settings, report, records

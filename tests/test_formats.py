@@ -70,7 +70,7 @@ def test_given_fields_are_kept(tmp_path: Path) -> None:
     assert papers["refs.bib"].authors == ("Ada Lovelace", "Alan Turing")
     assert papers["refs.bib"].collection == "ICLR 2025"
     assert papers["feed.xml"].authors == ("Ada Lovelace", "Alan Turing")
-    assert papers["feed.xml"].link == "http://arxiv.org/abs/2501.00001v1" and papers["feed.xml"].year == "2025"
+    assert papers["feed.xml"].source_url == "http://arxiv.org/abs/2501.00001v1" and papers["feed.xml"].year == "2025"
 
 
 def test_duplicates_across_formats_become_one_paper(tmp_path: Path) -> None:
@@ -94,7 +94,7 @@ def test_duplicates_across_formats_become_one_paper(tmp_path: Path) -> None:
         ({"abstract": A1, "tags": "rl, embeddings"}, "keywords", ("rl", "embeddings")),
         ({"abstract": A1, "UID": "x1"}, "source_id", "x1"),
         ({"abstract": A1, "forum": "f1"}, "source_id", "f1"),
-        ({"abstract": A1, "pdf": "https://x.org/a.pdf"}, "link", "https://x.org/a.pdf"),
+        ({"abstract": A1, "pdf": "https://x.org/a.pdf"}, "source_url", "https://x.org/a.pdf"),
         ({"abstract": A1, "venue": "NeurIPS", "year": "2024"}, "collection", "NeurIPS 2024"),
         ({"abstract": A1, "Primary_Area": "optimization"}, "given_area", "optimization"),
     ],

@@ -20,7 +20,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, object]:
     project = copy_project(tmp_path_factory.mktemp("e2e") / "project")
     settings = load_settings(project)
     report = generate([DEFAULT_CORPUS], settings)
-    build_site(settings)
+    build_site(settings, report.engine)
     return settings, report
 
 
@@ -84,7 +84,7 @@ def test_second_generate_writes_no_file_and_build_is_skipped(built) -> None:
     docs_before = snapshot(settings.docs_path)
     site_before = snapshot(settings.site_path)
     report = generate([DEFAULT_CORPUS], settings)
-    result = build_site(settings)
+    result = build_site(settings, report.engine)
     assert report.render.written == [] and report.render.deleted == []
     assert report.reused and report.paper_count == 57 and report.tag_count == built[1].tag_count
     assert result.skipped
@@ -131,7 +131,7 @@ def test_removed_papers_lose_their_pages_and_hand_written_files_survive(project:
         "a.txt": "We introduce GRACE, a framework for contrastive learning.\n\n"
                  "We propose ReaPER, a replay method for offline reinforcement learning.",
     })
-    generate([sources], settings)
+    report = generate([sources], settings)
     (sources / "a.txt").write_text("We introduce GRACE, a framework for contrastive learning.", encoding="utf-8")
     report = generate([sources], settings)
     assert any(rel.startswith("papers/") for rel in report.render.deleted)

@@ -65,7 +65,7 @@
       var must = state.all.map(function (s) { return index[s]; });
       var mustNot = state.none.map(function (s) { return index[s]; });
       var matches = data.papers.filter(function (paper) {
-        var tags = paper[2];
+        var tags = paper.tags;
         return must.every(function (t) { return tags.indexOf(t) >= 0; }) &&
           mustNot.every(function (t) { return tags.indexOf(t) < 0; });
       });
@@ -74,8 +74,8 @@
       var items = matches.slice(0, 300).map(function (paper) {
         var item = document.createElement("li");
         var link = document.createElement("a");
-        link.href = new URL(paper[1], base).href;
-        link.textContent = paper[0];
+        link.href = new URL(paper.url, base).href;
+        link.textContent = paper.title;
         item.appendChild(link);
         return item;
       });

@@ -23,7 +23,7 @@
     var width = 0, height = 0, grid = null, cell = 24;
     // The points of each area (the last list: papers with no area), built once.
     var byArea = data.areas.map(function () { return []; }).concat([[]]);
-    data.points.forEach(function (p, i) { byArea[p[2] < 0 ? data.areas.length : p[2]].push(i); });
+    data.points.forEach(function (p, i) { byArea[p.area < 0 ? data.areas.length : p.area].push(i); });
 
     data.areas.forEach(function (area, index) {
       if (!area.count) return;  // an area with no paper here needs no switch
@@ -45,11 +45,11 @@
 
     function screen(i) {
       var p = data.points[i];
-      return [PAD + p[0] * (width - 2 * PAD), PAD + (1 - p[1]) * (height - 2 * PAD)];
+      return [PAD + p.x * (width - 2 * PAD), PAD + (1 - p.y) * (height - 2 * PAD)];
     }
 
     function visible(i) {
-      return !hidden.has(data.points[i][2]);
+      return !hidden.has(data.points[i].area);
     }
 
     function draw() {
@@ -112,7 +112,7 @@
         return;
       }
       var xy = screen(i);
-      tip.textContent = data.points[i][3];
+      tip.textContent = data.points[i].title;
       tip.style.left = Math.min(xy[0] + 10, width - 260) + "px";
       tip.style.top = xy[1] + 10 + "px";
       tip.hidden = false;
@@ -121,7 +121,7 @@
     canvas.addEventListener("mouseleave", function () { tip.hidden = true; });
     canvas.addEventListener("click", function (event) {
       var i = at(event);
-      if (i >= 0) location.href = new URL(data.points[i][4], base).href;
+      if (i >= 0) location.href = new URL(data.points[i].url, base).href;
     });
     window.addEventListener("resize", draw);
     draw();

@@ -55,7 +55,7 @@
     var site = window.pdSite.root;
     fetch(new URL("filter.json", site)).then(function (r) { return r.json(); }).then(function (data) {
       var byId = {};
-      data.papers.forEach(function (row) { byId[row[4]] = row; });
+      data.papers.forEach(function (paper) { byId[paper.id] = paper; });
       var summary = document.createElement("p");
       summary.className = "pd-starred__summary";
       var list = document.createElement("ol");
@@ -74,8 +74,8 @@
           var row = byId[id];
           var item = document.createElement("li");
           var link = document.createElement("a");
-          link.href = new URL(row[1], site).href;
-          link.textContent = row[0];
+          link.href = new URL(row.url, site).href;
+          link.textContent = row.title;
           var remove = document.createElement("button");
           remove.type = "button";
           remove.className = "pd-starred__remove";
@@ -93,7 +93,7 @@
         fetch(new URL("papers.bib", site)).then(function (r) { return r.text(); }).then(function (bib) {
           var byKey = entries(bib);
           var text = load().filter(function (id) { return byId[id]; }).map(function (id) {
-            return byKey[byId[id][3]] || "";
+            return byKey[byId[id].key] || "";
           }).join("\n");
           var link = document.createElement("a");
           link.href = URL.createObjectURL(new Blob([text], { type: "application/x-bibtex" }));

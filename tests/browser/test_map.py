@@ -31,16 +31,16 @@ def test_the_map_draws_every_paper_and_a_click_opens_one(page, site_server, defa
     assert page.evaluate("window.pdMap.visibleCount()") == 57 - first_area["count"]
     page.locator(".pd-map__area").first.click()
 
-    target = next(i for i, p in enumerate(data["points"]) if p[2] == 1)
+    target = next(i for i, p in enumerate(data["points"]) if p["area"] == 1)
     x, y = page.evaluate(f"window.pdMap.screenPoint({target})")
     box = page.locator(".pd-map canvas").bounding_box()
     page.mouse.move(box["x"] + x, box["y"] + y)
     tip = page.locator(".pd-map__tip")
     tip.wait_for(state="visible")
     title = tip.inner_text()
-    assert title in {p[3] for p in data["points"]}
+    assert title in {p["title"] for p in data["points"]}
     page.mouse.click(box["x"] + x, box["y"] + y)
-    url = next(p[4] for p in data["points"] if p[3] == title)
+    url = next(p["url"] for p in data["points"] if p["title"] == title)
     page.wait_for_url(lambda u: f"/{url}" in u, wait_until="commit")
     # Wait for the paper page itself: closing a context mid-navigation can hang Chromium.
     page.locator("h1", has_text=title[:40]).wait_for()

@@ -31,8 +31,8 @@ def search(page, url: str, query: str):
 def pagefind_site(tmp_path_factory):
     project = copy_project(tmp_path_factory.mktemp("pagefind") / "project")
     settings = dataclasses.replace(load_settings(project), search="pagefind")
-    generate([DEFAULT_CORPUS], settings)
-    build_site(settings)
+    report = generate([DEFAULT_CORPUS], settings)
+    build_site(settings, report.engine)
     server = serve(settings.site_path)
     records = json.loads((settings.site_path / "papers.json").read_text(encoding="utf-8"))
     yield settings, server, records
@@ -94,8 +94,8 @@ def test_hostile_text_in_search_results_stays_text(page, tmp_path) -> None:
     (project / "in").mkdir()
     (project / "in" / "hostile.txt").write_text(hostile_digest(), encoding="utf-8")
     settings = dataclasses.replace(load_settings(project), search="pagefind")
-    generate([project / "in"], settings)
-    build_site(settings)
+    report = generate([project / "in"], settings)
+    build_site(settings, report.engine)
     server = serve(settings.site_path)
     try:
         page.goto(server.url)
@@ -128,7 +128,7 @@ def test_an_edit_rebuilds_only_its_pages_and_search_finds_the_new_text(page, tmp
     source.write_text("Incremental 2026 Papers\n\n" + "\n\n".join(INCREMENTAL), encoding="utf-8")
     settings = dataclasses.replace(load_settings(project), search="pagefind")
     first = generate([source], settings)
-    assert not build_site(settings).incremental
+    assert not build_site(settings, first.engine).incremental
     site = settings.site_path
     built = {p: p.stat().st_mtime_ns for p in site.rglob("*.html")}
 
@@ -136,7 +136,7 @@ def test_an_edit_rebuilds_only_its_pages_and_search_finds_the_new_text(page, tmp
     source.write_text("Incremental 2026 Papers\n\n" + "\n\n".join([*INCREMENTAL[:2], edited_text, *INCREMENTAL[3:]]),
                       encoding="utf-8")
     second = generate([source], settings)
-    result = build_site(settings)
+    result = build_site(settings, second.engine)
     assert result.incremental and not result.skipped
     old = next(p for p in first.papers if p.id not in {q.id for q in second.papers})
     new = next(p for p in second.papers if p.id not in {q.id for q in first.papers})
@@ -162,7 +162,7 @@ def test_an_edit_rebuilds_only_its_pages_and_search_finds_the_new_text(page, tmp
     # A change of mkdocs.yml renders every page again.
     config = settings.resolve(settings.config_file)
     config.write_text(config.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    assert not build_site(settings).incremental
+    assert not build_site(settings, second.engine).incremental
 
 
 def test_a_broken_link_fails_an_incremental_build_and_the_next_build_is_full(tmp_path) -> None:
@@ -173,12 +173,12 @@ def test_a_broken_link_fails_an_incremental_build_and_the_next_build_is_full(tmp
     source.parent.mkdir()
     source.write_text("Incremental 2026 Papers\n\n" + "\n\n".join(INCREMENTAL), encoding="utf-8")
     settings = dataclasses.replace(load_settings(project), search="pagefind")
-    generate([source], settings)
-    build_site(settings)
+    report = generate([source], settings)
+    build_site(settings, report.engine)
     about = settings.docs_path / "about.md"
     text = about.read_text(encoding="utf-8")
     about.write_text(text + "\nSee [the missing page](missing.md).\n", encoding="utf-8")
     with pytest.raises(DigestError, match=r"(?s)--force.*missing\.md"):
-        build_site(settings)
+        build_site(settings, report.engine)
     about.write_text(text, encoding="utf-8")
-    assert not build_site(settings).incremental
+    assert not build_site(settings, report.engine).incremental

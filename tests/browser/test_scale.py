@@ -46,7 +46,7 @@ def large_site(tmp_path_factory):
     # Nothing is lost: every abstract has a page or was merged into an identical one, and said so.
     merged = [p for p in report.problems if p.level == "info"]
     assert report.paper_count + len(merged) == SIZE
-    build_site(settings)
+    build_site(settings, report.engine)
     server = serve(settings.site_path)
     records = json.loads((settings.site_path / "papers.json").read_text(encoding="utf-8"))
     assert len(records) == report.paper_count

@@ -1,0 +1,62 @@
+"""The data files the site publishes and its scripts read match their JSON Schemas in docs/schemas/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from generator.enrich import enrich
+from generator.read import read_sources
+from generator.render import render_pages
+from generator.settings import load_settings
+from tests.conftest import DEFAULT_CORPUS, ROOT, write_tree
+
+SCHEMAS = ROOT / "docs" / "schemas"
+
+
+def validator(name: str) -> Draft202012Validator:
+    schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def rendered(project: Path, sources: list[Path]) -> dict[str, object]:
+    settings = load_settings(project)
+    files = render_pages(enrich(read_sources(sources, settings).papers, settings), settings)
+    return {name: json.loads(files[name]) for name in ("papers.json", "filter.json", "map.json")}
+
+
+@pytest.fixture(scope="module")
+def default_data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    from tests.conftest import copy_project
+
+    return rendered(copy_project(tmp_path_factory.mktemp("schemas") / "project"), [DEFAULT_CORPUS])
+
+
+@pytest.mark.parametrize("name", ["papers", "filter", "map"])
+def test_the_default_digests_data_files_match_their_schemas(default_data: dict[str, object], name: str) -> None:
+    errors = [error.message for error in validator(name).iter_errors(default_data[f"{name}.json"])]
+    assert errors == []
+
+
+def test_papers_json_has_one_shape_for_text_and_structured_sources(project: Path, tmp_path: Path) -> None:
+    record = {"id": "r1", "title": "GRACE: A Test", "abstract": "We introduce GRACE, a method for tests of shape."}
+    sources = write_tree(tmp_path / "in", {
+        "a.txt": "We propose ReaPER, a replay method for offline reinforcement learning.",
+        "b.jsonl": json.dumps(record) + "\n",
+    })
+    papers = rendered(project, [sources])["papers.json"]
+    assert isinstance(papers, list)
+    assert validator("papers").is_valid(papers)
+    units = {paper["source"]["file"].rsplit("/", 1)[-1]: paper["source"]["unit"] for paper in papers}
+    assert units == {"a.txt": "paragraph", "b.jsonl": "record"}
+    assert {tuple(paper["source"]) for paper in papers} == {("file", "unit", "number", "line")}
+
+
+def test_a_positional_row_would_fail_the_schema() -> None:
+    # The scripts read fields by name: the schema must reject the old [title, url, tags, key, id] rows.
+    row = ["Title", "papers/x-abc123/", [0], "key", "abc123abc123"]
+    assert not validator("filter").is_valid({"tags": [], "papers": [row]})
