@@ -24,6 +24,7 @@ from slugify import slugify
 from .charts import bar_chart
 from .errors import DigestError
 from .exports import bibtex_entry, bibtex_file, citation_key, code_fence, papers_csv
+from .listings import paginate
 from .model import Collection, Paper, Progress, Source, Tag, no_progress
 from .pagefind import RECORDS_FILE, search_records
 from .settings import Settings
@@ -273,8 +274,10 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
         files["tags/index.md"] = _utf8(env.get_template("tags_index.md.j2").render(
             **common, areas=areas, topics=topics, topics_by_area=topics_by_area(areas, topics)
         ))
+        tag_template = env.get_template("tag.md.j2")
         for group in groups:
-            files[group.tag.path] = _utf8(env.get_template("tag.md.j2").render(**common, group=group))
+            for listing in paginate(group.papers, group.tag.path, settings.listing_size):
+                files[listing.path] = _utf8(tag_template.render(**common, group=group, listing=listing))
         files["stats.md"] = _utf8(env.get_template("stats.md.j2").render(
             **common, areas=areas, topics=topics, by_collection=by_collection,
             area_chart=bar_chart(
@@ -289,9 +292,10 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
             **common, by_collection=by_collection
         ))
         for name, collection in collections.items():
-            files[collection.path] = _utf8(env.get_template("collection.md.j2").render(
-                **common, collection=collection, papers=by_collection[name]
-            ))
+            for listing in paginate(by_collection[name], collection.path, settings.listing_size):
+                files[listing.path] = _utf8(env.get_template("collection.md.j2").render(
+                    **common, collection=collection, papers=by_collection[name], listing=listing
+                ))
         files["papers.json"] = _utf8(papers_json(papers, collections))
         files["papers.csv"] = _utf8(papers_csv(papers))
         files["filter.md"] = _utf8(env.get_template("filter.md.j2").render(**common))

@@ -58,6 +58,8 @@ class Settings:
     max_title_chars: int = 110
     #: Longest one-line summary on index pages, in characters.
     max_summary_chars: int = 220
+    #: Papers per page of a tag or collection listing; longer lists continue on numbered pages.
+    listing_size: int = 150
     #: Related papers listed on each paper page.
     related_count: int = 5
     #: Search engine: "material" (one index, fine for small digests), "pagefind" (chunked,
@@ -126,6 +128,7 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "max_title_chars": (20, None),
     "max_summary_chars": (20, None),
     "related_count": (0, None),
+    "listing_size": (20, None),
     "pagefind_min_papers": (0, None),
     "workers": (0, None),
 }

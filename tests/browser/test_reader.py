@@ -30,6 +30,20 @@ def test_home_page_loads_cleanly_and_stays_on_the_site(page, site_server) -> Non
     assert page.watch.outside == []
 
 
+def test_katex_is_fetched_only_by_pages_that_show_math(page, site_server, records) -> None:
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(site_server.url)
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in fetched if "katex" in url]
+    # Opening a page with math fetches it then, once.
+    grace = by_title(records, "GRACE")
+    page.evaluate(f"location.href = new URL({grace['url']!r}, document.baseURI).href")
+    page.locator("article .katex").first.wait_for(timeout=10_000)
+    assert len([url for url in fetched if url.endswith("katex.min.js")]) == 1
+    assert page.watch.errors == [] and page.watch.outside == []
+
+
 def test_searching_a_method_name_finds_its_paper_and_opens_it(page, site_server, records) -> None:
     target = by_title(records, "VisionReasoner")
     page.goto(site_server.url)
