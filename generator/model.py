@@ -57,6 +57,11 @@ class Tag:
         return f"{TAGS_FOLDER}/{self.slug}/"
 
     @property
+    def feed_path(self) -> str:
+        """Return the path of the tag's Atom feed, relative to the docs dir."""
+        return f"{TAGS_FOLDER}/{self.slug}.xml"
+
+    @property
     def bib_path(self) -> str:
         """Return the path of the tag's BibTeX export (its papers' entries), relative to the docs dir."""
         return f"{TAGS_FOLDER}/{self.slug}.bib"
@@ -89,6 +94,8 @@ class Paper:
     #: The paper's own address at its source (a PDF or abstract page), when the record gives one.
     source_url: str = ""
     year: str = ""
+    #: The record's own date (YYYY-MM-DD), when it gives one (arXiv `published`, a `date` field).
+    date: str = ""
     source_id: str = ""
     #: Ids of the most similar papers of the digest, best first.
     related: tuple[str, ...] = ()

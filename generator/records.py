@@ -45,6 +45,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "id": ("id", "uid", "forum", "paper_id", "key", "arxiv_id", "doi"),
     "venue": ("venue", "content.venue.value", "content.venue", "conference", "booktitle", "journal", "collection"),
     "year": ("year", "content.year", "published"),
+    "date": ("date", "published", "content.date", "created", "pub_date"),
     "url": ("url", "pdf", "content.pdf.value", "link", "html_url", "pdf_url"),
     "area": ("primary_area", "content.primary_area.value", "area", "track", "category", "primary_category"),
 }
@@ -281,8 +282,15 @@ def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record"
         "year": year,
         "url": _optional_text(fields, "url"),
         "given_area": _optional_text(fields, "area"),
+        "date": _iso_date(_optional_text(fields, "date")),
     }
     return values, Source(name, record.index, record.line, unit)
+
+
+def _iso_date(text: str) -> str:
+    """Return the YYYY-MM-DD date that a date field starts with ("2025-01-30T18:00:00Z"), or ''."""
+    match = re.match(r"\s*((?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))", text)
+    return match.group(1) if match else ""
 
 
 def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:
@@ -299,5 +307,6 @@ def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:
         given_area=values["given_area"],
         source_url=values["url"],
         year=values["year"],
+        date=values["date"],
         source_id=values["source_id"],
     )

@@ -24,6 +24,7 @@ from slugify import slugify
 from .charts import bar_chart
 from .errors import DigestError
 from .exports import bibtex_entry, bibtex_file, citation_key, code_fence, papers_csv
+from .feeds import DIGEST_FEED, atom_feed, newest, paper_date
 from .listings import paginate
 from .model import Collection, Paper, Progress, Source, Tag, no_progress
 from .pagefind import RECORDS_FILE, search_records
@@ -224,6 +225,7 @@ def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
             "keywords": list(p.keywords),
             "given_area": p.given_area,
             "year": p.year,
+            "date": p.date,
             "source_url": p.source_url,
             "source_id": p.source_id,
             "related": list(p.related),
@@ -303,6 +305,7 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
         files["map.md"] = _utf8(env.get_template("map.md.j2").render(**common))
         files["map.json"] = _utf8(map_json(papers, areas))
         files["filter.json"] = _utf8(filter_json(papers, groups))
+        files.update(_feeds(papers, groups, title, settings))
         files["papers.bib"] = _utf8(bibtex_file(papers, entries))
         for group in groups:
             files[group.tag.bib_path] = _utf8(bibtex_file(list(group.papers), entries))
@@ -315,6 +318,22 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     if engine == "pagefind":
         files[RECORDS_FILE] = _utf8(search_records(papers))
     return files
+
+
+def _feeds(papers: list[Paper], groups: list[TagGroup], title: str, settings: Settings) -> dict[str, bytes]:
+    """Return the digest's Atom feed and one per tag, keyed by docs-dir path."""
+    dates = {paper.id: paper_date(paper, settings.source_date_epoch) for paper in papers}
+    order = {paper.id: index for index, paper in enumerate(papers)}
+    feeds = {DIGEST_FEED: atom_feed(
+        "urn:paper-digest:digest", title, DIGEST_FEED, "", newest(papers, dates, order), dates, settings.site_url
+    )}
+    for group in groups:
+        tag = group.tag
+        feeds[tag.feed_path] = atom_feed(
+            f"urn:paper-digest:tag:{tag.slug}", f"{title}: {tag.name}", tag.feed_path, tag.url,
+            newest(group.papers, dates, order), dates, settings.site_url,
+        )
+    return feeds
 
 
 @dataclass(frozen=True)

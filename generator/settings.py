@@ -60,6 +60,10 @@ class Settings:
     max_summary_chars: int = 220
     #: Papers per page of a tag or collection listing; longer lists continue on numbered pages.
     listing_size: int = 150
+    #: The published site's address (https://example.org/digest/): feeds then link absolutely.
+    site_url: str = ""
+    #: Date (Unix seconds) of papers whose source gives none, for feeds; default: $SOURCE_DATE_EPOCH.
+    source_date_epoch: str = ""
     #: Related papers listed on each paper page.
     related_count: int = 5
     #: Search engine: "material" (one index, fine for small digests), "pagefind" (chunked,
@@ -203,4 +207,6 @@ def load_settings(project_dir: Path, **overrides: object) -> Settings:
                 values[name] = _checked(name, value)
             except SettingsError as error:
                 raise error.at(None) from None
+    # The reproducible-builds convention: a date for what has none, never the clock.
+    values.setdefault("source_date_epoch", os.environ.get("SOURCE_DATE_EPOCH", ""))
     return replace(Settings(project_dir=project_dir), **values)  # type: ignore[arg-type]

@@ -57,6 +57,21 @@ def test_every_tag_has_a_page_listing_its_papers(built) -> None:
         assert f'href="{slug}/"' in index
 
 
+def test_home_and_tag_pages_announce_their_atom_feeds(built) -> None:
+    import re
+
+    settings, _ = built
+    site = settings.site_path
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<link rel="alternate" type="application/atom\+xml" title="Atom feed" href="feed\.xml">', home)
+    records = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    slug = records[0]["tags"][0]["slug"]
+    page = site / "tags" / slug / "index.html"
+    href = re.search(r'<link rel="alternate" type="application/atom\+xml"[^>]*href="([^"]+)"', page.read_text("utf-8"))
+    assert href and (page.parent / href.group(1)).resolve() == (site / "tags" / f"{slug}.xml").resolve()
+    assert (site / "tags" / f"{slug}.xml").read_bytes().startswith(b"<?xml")
+
+
 def test_nav_stays_small(built) -> None:
     settings, _ = built
     home = (settings.site_path / "index.html").read_text(encoding="utf-8")

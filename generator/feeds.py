@@ -1,0 +1,117 @@
+"""Atom feeds: one for the whole digest, one per tag, newest papers first.
+
+Written with the standard library's XML writer (ElementTree escapes every
+text and attribute), never by joining strings, so abstract text stays text.
+Dates come from the sources, never the clock, so two builds of the same input
+give the same bytes: a record's own date, else a date in the source file's
+name (a daily digest's `2026-11-30.txt`), else its year, else
+SOURCE_DATE_EPOCH, else the collection's year.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import PurePosixPath
+
+from .model import Paper
+
+ATOM = "http://www.w3.org/2005/Atom"
+#: Entries per feed: a feed follows what is new, it is not an archive.
+FEED_ENTRIES = 100
+#: The whole digest's feed, relative to the docs dir.
+DIGEST_FEED = "feed.xml"
+
+_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?!\d)")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+# Characters XML 1.0 cannot hold at all, even escaped.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+ET.register_namespace("", ATOM)
+
+
+def date_in(text: str) -> str:
+    """Return the first ISO date (YYYY-MM-DD) in `text`, or ''."""
+    match = _DATE.search(text)
+    return "-".join(match.groups()) if match else ""
+
+
+def fallback_date(source_date_epoch: str, collection: str) -> str:
+    """Return the date for papers whose source gives none: SOURCE_DATE_EPOCH, else the collection's year."""
+    if source_date_epoch.strip().isdigit():
+        return datetime.fromtimestamp(int(source_date_epoch), UTC).strftime("%Y-%m-%d")
+    year = _YEAR.search(collection)
+    return f"{year.group(0)}-01-01" if year else "1970-01-01"
+
+
+def paper_date(paper: Paper, source_date_epoch: str = "") -> str:
+    """Return the ISO date a paper's feed entry carries (see the module docstring for the order)."""
+    own = date_in(paper.date) or date_in(PurePosixPath(paper.source.file).name)
+    if own:
+        return own
+    if paper.year and _YEAR.fullmatch(paper.year):
+        return f"{paper.year}-01-01"
+    return fallback_date(source_date_epoch, paper.collection)
+
+
+def _text(value: str) -> str:
+    return _NOT_XML.sub("", value)
+
+
+def _add(parent: ET.Element, tag: str, text: str = "", **attributes: str) -> ET.Element:
+    element = ET.SubElement(parent, f"{{{ATOM}}}{tag}", {k: _text(v) for k, v in attributes.items()})
+    if text:
+        element.text = _text(text)
+    return element
+
+
+def newest(
+    papers: Sequence[Paper], dates: dict[str, str], order: dict[str, int], count: int = FEED_ENTRIES
+) -> list[Paper]:
+    """Return the `count` newest papers, newest first; among papers of one date, the later in the digest first.
+
+    `order` is each paper's place in the digest, so that a tag's feed agrees with the digest's.
+    """
+    ranked = sorted(papers, key=lambda p: (dates[p.id], order[p.id]), reverse=True)
+    return ranked[:count]
+
+
+def atom_feed(
+    feed_id: str, title: str, path: str, page: str, papers: Sequence[Paper], dates: dict[str, str],
+    site_url: str = "",
+) -> bytes:
+    """Return an Atom feed of `papers` (already chosen and ordered) to be written at docs-dir `path`.
+
+    `page` is the site URL of the page the feed follows ("" for the home page).
+    Links are absolute under `site_url` when it is set, else relative to the feed's own place.
+    """
+    base = site_url.rstrip("/") + "/" if site_url else "../" * path.count("/")
+    feed = ET.Element(f"{{{ATOM}}}feed")
+    _add(feed, "id", feed_id)
+    _add(feed, "title", title)
+    _add(feed, "updated", _timestamp(max((dates[p.id] for p in papers), default="1970-01-01")))
+    _add(feed, "link", rel="self", type="application/atom+xml", href=base + path)
+    _add(feed, "link", rel="alternate", type="text/html", href=(base + page) or "./")
+    author = _add(feed, "author")
+    _add(author, "name", "paper-digest")
+    _add(feed, "generator", "paper-digest")
+    for paper in papers:
+        entry = _add(feed, "entry")
+        _add(entry, "id", f"urn:paper-digest:paper:{paper.id}")
+        _add(entry, "title", paper.title)
+        _add(entry, "link", rel="alternate", type="text/html", href=base + paper.url)
+        _add(entry, "updated", _timestamp(dates[paper.id]))
+        _add(entry, "published", _timestamp(dates[paper.id]))
+        for name in paper.authors:
+            _add(_add(entry, "author"), "name", name)
+        for tag in paper.tags:
+            _add(entry, "category", term=tag.slug, label=tag.name)
+        _add(entry, "summary", paper.summary or paper.title, type="text")
+    ET.indent(feed, space=" ")
+    return ET.tostring(feed, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def _timestamp(date: str) -> str:
+    return f"{date}T00:00:00Z"
