@@ -43,3 +43,49 @@ def test_stars_survive_a_reload_and_export_as_bibtex(page, site_server, default_
     page.locator(".pd-starred__remove").first.click()
     page.locator(".pd-starred__summary", has_text="1 starred paper").wait_for()
     assert page.watch.errors == [] and page.watch.outside == []
+
+
+def test_a_shared_list_link_opens_the_same_papers_in_a_fresh_browser(page, browser, site_server, default_site) -> None:
+    records = json.loads((default_site.site_path / "papers.json").read_text(encoding="utf-8"))
+    chosen = records[3:6]
+    for record in chosen:
+        page.goto(site_server.url + record["url"])
+        page.locator(f"button[data-pd-star='{record['id']}']").click()
+    page.goto(site_server.url + "starred/")
+    page.locator(".pd-starred__summary", has_text="3 starred papers").wait_for()
+    page.get_by_role("button", name="Share this list").click()
+    link = page.locator("input.pd-starred__link").input_value()
+    assert link.startswith(site_server.url + "starred/#list=")
+    assert link.split("#list=")[1].split(",") == [r["id"] for r in chosen]
+    assert page.watch.errors == [] and page.watch.outside == []
+
+    # Another browser: no stars of its own, nothing shared but the link.
+    other = browser.new_context()
+    try:
+        fresh = other.new_page()
+        outside: list[str] = []
+        fresh.on("request", lambda r: outside.append(r.url) if not r.url.startswith(site_server.url) else None)
+        fresh.goto(link)
+        fresh.locator(".pd-starred__summary", has_text="A shared reading list: 3 papers").wait_for()
+        assert fresh.locator(".pd-starred ol li a").all_inner_texts() == [r["title"] for r in chosen]
+        screenshot(fresh, "starred-shared")
+        assert fresh.evaluate("localStorage.getItem('paper-digest.stars')") is None
+        fresh.get_by_role("button", name="Add these to my stars").click()
+        fresh.get_by_role("button", name="All of these are in my stars").wait_for()
+        assert json.loads(fresh.evaluate("localStorage.getItem('paper-digest.stars')")) == [r["id"] for r in chosen]
+        fresh.get_by_role("link", name="Show my own stars").click()
+        fresh.locator(".pd-starred__summary", has_text="3 starred papers").wait_for()
+        assert outside == []
+    finally:
+        other.close()
+
+
+def test_a_shared_link_with_foreign_or_hostile_ids_shows_only_real_papers(page, site_server, default_site) -> None:
+    records = json.loads((default_site.site_path / "papers.json").read_text(encoding="utf-8"))
+    real = records[0]["id"]
+    page.goto(site_server.url + f"starred/#list={real},ffffffffffff,{real}")
+    page.locator(".pd-starred__summary", has_text="1 paper (1 not in this digest)").wait_for()
+    page.goto(site_server.url + "starred/#list=<img src=x onerror=alert(1)>")
+    page.locator(".pd-starred__summary").wait_for()
+    assert page.locator(".pd-starred img").count() == 0
+    assert page.watch.dialogs == [] and page.watch.errors == []
