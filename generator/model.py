@@ -58,8 +58,13 @@ class Tag:
 
     @property
     def feed_path(self) -> str:
-        """Return the path of the tag's Atom feed, relative to the docs dir."""
-        return f"{TAGS_FOLDER}/{self.slug}.xml"
+        """Return the path of the tag's Atom feed, relative to the docs dir.
+
+        At the site root, as the digest's own feed: Material's instant
+        navigation looks for a sitemap.xml beside every `rel=alternate` link,
+        and only the root has one.
+        """
+        return f"feed-{self.slug}.xml"
 
     @property
     def bib_path(self) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template, select_autoescape
 from slugify import slugify
 
-from .charts import bar_chart
+from .charts import bar_chart, change_chart, share_chart
 from .errors import DigestError
 from .exports import bibtex_entry, bibtex_file, citation_key, code_fence, papers_csv
 from .feeds import DIGEST_FEED, atom_feed, newest, paper_date
@@ -31,6 +31,7 @@ from .pagefind import RECORDS_FILE, search_records
 from .settings import Settings
 from .stamps import files_digest
 from .text import clean, escape_line, safe_url, to_markdown
+from .trends import changes, collection_order, given_areas, shares
 
 log = logging.getLogger(__name__)
 
@@ -277,9 +278,13 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
             **common, areas=areas, topics=topics, topics_by_area=topics_by_area(areas, topics)
         ))
         tag_template = env.get_template("tag.md.j2")
+        order = collection_order(collections)
+        sizes = {name: len(members) for name, members in by_collection.items()}
         for group in groups:
+            # With one collection there is no trend to show: the chart is absent, not empty.
+            trend = _trend_chart(group, collections, sizes, order) if len(order) > 1 else ""
             for listing in paginate(group.papers, group.tag.path, settings.listing_size):
-                files[listing.path] = _utf8(tag_template.render(**common, group=group, listing=listing))
+                files[listing.path] = _utf8(tag_template.render(**common, group=group, listing=listing, trend=trend))
         files["stats.md"] = _utf8(env.get_template("stats.md.j2").render(
             **common, areas=areas, topics=topics, by_collection=by_collection,
             area_chart=bar_chart(
@@ -288,7 +293,7 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
             topic_chart=bar_chart(
                 [(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in topics[:40]], "Papers per topic"
             ),
-            pairs=topic_pairs(papers),
+            pairs=topic_pairs(papers), trends=_trends(papers, groups, sizes, order),
         ))
         files["collections/index.md"] = _utf8(env.get_template("collections_index.md.j2").render(
             **common, by_collection=by_collection
@@ -318,6 +323,34 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     if engine == "pagefind":
         files[RECORDS_FILE] = _utf8(search_records(papers))
     return files
+
+
+def _trend_chart(group: TagGroup, collections: dict[str, Collection], sizes: dict[str, int], order: list[str]) -> str:
+    """Return the SVG of a tag's share of each collection, for the first page of its listing."""
+    rows = [
+        (share.collection, share.percent, f"{share.count:,} of {share.total:,}",
+         f"../../{collections[share.collection].url}")
+        for share in shares(group.papers, sizes, order)
+    ]
+    return share_chart(rows, f"{group.tag.name}: share of each collection's papers")
+
+
+def _trends(papers: list[Paper], groups: list[TagGroup], sizes: dict[str, int], order: list[str]) -> dict | None:
+    """Return what the stats page shows of trends across collections, or None for a one-collection digest."""
+    if len(order) < 2:
+        return None
+    topics = [(g.tag, g.papers) for g in groups if g.tag.kind == "topic"]
+    areas = [(g.tag, g.papers) for g in groups if g.tag.kind == "area"]
+    grew, shrank = changes(topics, sizes, order)
+    area_grew, area_shrank = changes(areas, sizes, order)
+    moved = [*grew, *reversed(shrank)]
+    return {
+        "first": order[0], "last": order[-1], "order": order, "grew": grew, "shrank": shrank,
+        "areas": [*area_grew, *reversed(area_shrank)],
+        "chart": change_chart([(c.tag.name, c.points, f"../{c.tag.url}") for c in moved],
+                              f"Topics whose share changed most from {order[0]} to {order[-1]}"),
+        "given_areas": given_areas(papers, order),
+    }
 
 
 def _feeds(papers: list[Paper], groups: list[TagGroup], title: str, settings: Settings) -> dict[str, bytes]:

@@ -53,13 +53,13 @@ def test_every_tag_has_a_feed_of_its_own_papers_linked_from_its_page(project: Pa
     files = render(project, [write_tree(tmp_path / "in", {"d.txt": "\n\n".join(ABSTRACTS)})])
     papers = json.loads(files["papers.json"])
     for tag in {t["slug"] for p in papers for t in p["tags"]}:
-        feed = parse(files[f"tags/{tag}.xml"])
+        feed = parse(files[f"feed-{tag}.xml"])
         members = {p["id"] for p in papers if tag in {t["slug"] for t in p["tags"]}}
         assert {e.id.rsplit(":", 1)[1] for e in feed.entries} == members
-        # Links are relative to the feed's own folder, tags/.
-        assert all(e.link.startswith("../papers/") for e in feed.entries)
+        # Links are relative to the feed's own folder, the site root.
+        assert all(e.link.startswith("papers/") for e in feed.entries)
         page = files[f"tags/{tag}.md"].decode()
-        assert f"feed: tags/{tag}.xml" in page and f"[Atom feed](../tags/{tag}.xml)" in page
+        assert f"feed: feed-{tag}.xml" in page and f"[Atom feed](../feed-{tag}.xml)" in page
     assert "feed: feed.xml" in files["index.md"].decode()
 
 
@@ -136,3 +136,21 @@ def test_hostile_text_stays_text_in_feeds(hostile_site) -> None:
     assert {e.title for e in feed.entries} <= titles
     for entry in feed.entries:
         assert entry.summary_detail.type == "text/plain"
+
+
+def test_a_daily_digest_grows_by_one_file_and_its_feed_leads_with_the_new_day(project: Path, tmp_path: Path) -> None:
+    from generator.pipeline import generate
+
+    settings = load_settings(project)
+    days = write_tree(tmp_path / "daily", {"2026-11-28.txt": ABSTRACTS[0], "2026-11-29.txt": ABSTRACTS[1]})
+    first = generate([days], settings)
+    before = parse((settings.docs_path / "feed.xml").read_bytes())
+    (days / "2026-11-30.txt").write_text("Daily 2026-11-30\n\n" + ABSTRACTS[2] + "\n", encoding="utf-8")
+    second = generate([days], settings)
+    after = parse((settings.docs_path / "feed.xml").read_bytes())
+    assert len(second.papers) == len(first.papers) + 1
+    new = next(p for p in second.papers if p.id not in {q.id for q in first.papers})
+    assert after.entries[0].id == f"urn:paper-digest:paper:{new.id}"
+    assert after.entries[0].updated.startswith("2026-11-30") and after.feed.updated.startswith("2026-11-30")
+    assert [(e.id, e.updated) for e in after.entries[1:]] == [(e.id, e.updated) for e in before.entries]
+    assert new.path in second.render.written

@@ -68,8 +68,8 @@ def test_home_and_tag_pages_announce_their_atom_feeds(built) -> None:
     slug = records[0]["tags"][0]["slug"]
     page = site / "tags" / slug / "index.html"
     href = re.search(r'<link rel="alternate" type="application/atom\+xml"[^>]*href="([^"]+)"', page.read_text("utf-8"))
-    assert href and (page.parent / href.group(1)).resolve() == (site / "tags" / f"{slug}.xml").resolve()
-    assert (site / "tags" / f"{slug}.xml").read_bytes().startswith(b"<?xml")
+    assert href and (page.parent / href.group(1)).resolve() == (site / f"feed-{slug}.xml").resolve()
+    assert (site / f"feed-{slug}.xml").read_bytes().startswith(b"<?xml")
 
 
 def test_nav_stays_small(built) -> None:
@@ -187,7 +187,7 @@ def test_editing_one_abstract_rewrites_only_the_pages_that_show_it(project: Path
     allowed = {edited.path, "papers.json", "papers.csv", "papers.bib", "filter.json", "map.json", "index.md",
                "tags/index.md",
                "collections/index.md", "collections/edit-2026.md", *(f"tags/{s}.md" for s in tags),
-               *(f"tags/{s}.bib" for s in tags), *showing}
+               *(f"tags/{s}.bib" for s in tags), "feed.xml", *(f"feed-{s}.xml" for s in tags), *showing}
     assert edited.path in second.render.written
     assert set(second.render.written) <= allowed, set(second.render.written) - allowed
     assert second.render.deleted == [old.path]
