@@ -15,9 +15,13 @@ in a fresh project folder:
    ratio total / engine-only;
 4. the site's size, and the search bytes a reader downloads before the first
    result, measured in headless Chromium by typing a query;
-5. `paper-digest build` again with nothing changed, then again after one
-   abstract was edited: wall time, files the generator wrote, and whether the
-   engine skipped, rebuilt only the changed pages (MkDocs --dirty) or built all.
+5. `paper-digest build` again with nothing changed, after one abstract was
+   edited, and after 300 papers were added: wall time split into generator,
+   MkDocs and search (which overlap), files the generator wrote, whether the
+   engine skipped, rebuilt only the changed pages (MkDocs --dirty) or built
+   all, and each time over the cold MkDocs-alone build;
+6. the largest HTML page of the site and its load time in headless Chromium
+   from a local server.
 """
 
 from __future__ import annotations
@@ -127,20 +131,28 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
     # The whole pipeline, from nothing to a searchable site, in another fresh project.
     project = projects["build"]
     total_time, total_rss, _ = run([*cli, "build", "in/digest.txt"], project)
-    engine = (project / "site_src" / ".paper-digest-search").read_text().strip()
-    env = {**os.environ, "PAPER_DIGEST_SEARCH": engine}
+    from generator.build import ENGINE_VARIABLE
+    from generator.settings import load_settings
+
+    engine = load_settings(project).search_engine(size)
+    env = {**os.environ, ENGINE_VARIABLE: engine}
     engine_time, _engine_rss, _ = run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(work / f"engine-{size}")], project, env
     )
     shutil.rmtree(work / f"engine-{size}", ignore_errors=True)
     site = project / "site"
     search_kb = search_bytes(site, "reinforcement") / 1e3
+    largest, largest_kb, load_s = largest_page(site)
     noop_time, _, noop_out = run([*cli, "build", "in/digest.txt"], project)
     edited = [*texts]
     edited[1] = edited[1] + " We also release the code."
     digest = f"Scale {size} Papers\n\n" + "\n\n".join(edited) + "\n"
     (project / "in" / "digest.txt").write_text(digest, encoding="utf-8")
     edit_time, _, edit_out = run([*cli, "build", "in/digest.txt"], project)
+    added = abstracts(corpora, size + 300)[size:]
+    digest = f"Scale {size} Papers\n\n" + "\n\n".join([*edited, *added]) + "\n"
+    (project / "in" / "digest.txt").write_text(digest, encoding="utf-8")
+    add_time, add_rss, add_out = run([*cli, "build", "in/digest.txt"], project)
     return {
         "papers": size,
         "search": engine,
@@ -160,7 +172,50 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
         "edit_rebuild_s": edit_time,
         "edit_written": _written(edit_out),
         "edit_engine": _engine_step(edit_out),
+        "edit_split": _split(edit_out),
+        "add_rebuild_s": add_time,
+        "add_written": _written(add_out),
+        "add_engine": _engine_step(add_out),
+        "add_split": _split(add_out),
+        "add_rss_mb": add_rss,
+        "noop_split": _split(noop_out),
+        "largest_page": largest,
+        "largest_page_kb": largest_kb,
+        "largest_page_load_s": load_s,
     }
+
+
+def _split(output: str) -> str:
+    """Return the CLI's time split ("generator 4.1 s, MkDocs 7.0 s, search 3.2 s"), or ''."""
+    match = re.search(r"\(((?:generator|MkDocs|search) [^)]*)\)", output)
+    return match.group(1) if match else ""
+
+
+def largest_page(site: Path) -> tuple[str, float, float]:
+    """Return the largest HTML page (site path), its size in KB, and its load time in Chromium in seconds."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.chromium import find_chromium, missing_message
+    from tests.browser.conftest import CHROMIUM_ARGS, serve
+
+    page_path = max(site.rglob("*.html"), key=lambda p: p.stat().st_size)
+    rel = page_path.relative_to(site).as_posix()
+    server = serve(site)
+    try:
+        with sync_playwright() as playwright:
+            executable = find_chromium()
+            if executable is None:
+                raise SystemExit(missing_message())
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(server.url)  # warm the shared scripts and styles, as a reader arriving from home would
+            start = time.perf_counter()
+            page.goto(server.url + rel.removesuffix("index.html"), wait_until="load")
+            seconds = time.perf_counter() - start
+            browser.close()
+    finally:
+        server.stop()
+    return rel, page_path.stat().st_size / 1e3, seconds
 
 
 def _written(output: str) -> int:
@@ -199,10 +254,17 @@ def main() -> None:
             f"{r['site_mb']:.0f}", f"{r['search_kb_first_result']:.0f}",
         ]))
     print()
-    print("papers | no-change rebuild s | files written | engine | one-edit rebuild s | files written | engine")
+    print("papers | rebuild | s | x MkDocs-alone cold | files written | engine | split")
     for r in rows:
-        print(f"{r['papers']:,} | {r['noop_rebuild_s']:.1f} | {r['noop_written']} | {r['noop_engine']} | "
-              f"{r['edit_rebuild_s']:.1f} | {r['edit_written']} | {r['edit_engine']}")
+        for name in ("noop", "edit", "add"):
+            label = {"noop": "no change", "edit": "one abstract edited", "add": "300 papers added"}[name]
+            seconds = r[f"{name}_rebuild_s"]
+            print(f"{r['papers']:,} | {label} | {seconds:.1f} | {seconds / r['engine_only_s']:.2f} | "
+                  f"{r[f'{name}_written']} | {r[f'{name}_engine']} | {r.get(f'{name}_split', '')}")
+    print()
+    print("papers | largest HTML page | KB | load s (Chromium, local server)")
+    for r in rows:
+        print(f"{r['papers']:,} | {r['largest_page']} | {r['largest_page_kb']:.0f} | {r['largest_page_load_s']:.2f}")
     by_size = {r["papers"]: r for r in rows}
     if 5000 in by_size and 20000 in by_size:
         print(f"engine time(20,000) / time(5,000) = "

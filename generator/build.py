@@ -22,8 +22,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import DigestError
@@ -51,6 +52,8 @@ class BuildResult:
     site_dir: Path
     output: str = ""
     incremental: bool = False
+    #: Seconds spent in MkDocs and in the search index ("search" is absent when the index was kept).
+    timings: dict[str, float] = field(default_factory=dict)
 
 
 def tree_fingerprint(settings: Settings) -> str:
@@ -104,17 +107,33 @@ def remove_stale_pages(site: Path, docs: Path) -> list[str]:
     return removed
 
 
-def _mkdocs_and_search(settings: Settings, config: Path, site: Path, engine: str, dirty: bool = False) -> str:
-    """Run MkDocs into `site`; with Pagefind, index the search records meanwhile into site/pagefind/."""
-    if engine != "pagefind":
-        return _mkdocs(settings, config, site, engine, dirty)
+def _timed(timings: dict[str, float], name: str, work, *args):
+    start = time.perf_counter()
+    try:
+        return work(*args)
+    finally:
+        timings[name] = time.perf_counter() - start
+
+
+def _mkdocs_and_search(
+    settings: Settings, config: Path, site: Path, engine: str, timings: dict[str, float], dirty: bool = False,
+    keep_index: bool = False,
+) -> str:
+    """Run MkDocs into `site`; with Pagefind, index the search records meanwhile into site/pagefind/.
+
+    With `keep_index` (a dirty build whose search records are unchanged), the
+    index already in `site` is kept: MkDocs --dirty leaves site/pagefind/ alone.
+    """
+    if engine != "pagefind" or keep_index:
+        return _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty)
     index = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=site.parent))
     try:
         # MkDocs renders on one core; Pagefind indexes the records on the other.
         with ThreadPoolExecutor(1) as pool:
-            search = pool.submit(index_records, settings.docs_path / RECORDS_FILE, index / "pagefind")
+            search = pool.submit(_timed, timings, "search", index_records, settings.docs_path / RECORDS_FILE,
+                                 index / "pagefind")
             try:
-                output = _mkdocs(settings, config, site, engine, dirty)
+                output = _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty)
             finally:
                 search.exception()  # wait for it either way
             search.result()
@@ -148,11 +167,19 @@ def build_site(settings: Settings, engine: str, force: bool = False) -> BuildRes
     incremental = (
         settings.incremental and not force and engine == "pagefind" and site.is_dir() and stamp.get("setup") == setup
     )
+    records = settings.docs_path / RECORDS_FILE
+    searched = files_digest([records], root=settings.docs_path, content=True) if records.exists() else ""
+    # An edit that changes no searchable text (a tag page, a related list) keeps the index.
+    keep_index = incremental and searched == stamp.get("search") and (site / "pagefind").is_dir()
     # Until this build succeeds, the stamp must not vouch for the site.
     stamp_path.unlink(missing_ok=True)
-    output = _build_in_place(settings, config, site) if incremental else _build_and_swap(settings, config, site, engine)
-    write_stamp(stamp_path, {"tree": fingerprint, "setup": setup, "engine": engine})
-    return BuildResult(skipped=False, site_dir=site, output=output, incremental=incremental)
+    timings: dict[str, float] = {}
+    if incremental:
+        output = _build_in_place(settings, config, site, timings, keep_index)
+    else:
+        output = _build_and_swap(settings, config, site, engine, timings)
+    write_stamp(stamp_path, {"tree": fingerprint, "setup": setup, "engine": engine, "search": searched})
+    return BuildResult(skipped=False, site_dir=site, output=output, incremental=incremental, timings=timings)
 
 
 def _mkdocs(settings: Settings, config: Path, site: Path, engine: str, dirty: bool = False) -> str:
@@ -173,11 +200,11 @@ def _mkdocs(settings: Settings, config: Path, site: Path, engine: str, dirty: bo
     return process.stderr
 
 
-def _build_and_swap(settings: Settings, config: Path, site: Path, engine: str) -> str:
+def _build_and_swap(settings: Settings, config: Path, site: Path, engine: str, timings: dict[str, float]) -> str:
     site.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{site.name}-", dir=site.parent))
     try:
-        output = _mkdocs_and_search(settings, config, staging, engine)
+        output = _mkdocs_and_search(settings, config, staging, engine, timings)
     except DigestError as error:
         shutil.rmtree(staging, ignore_errors=True)
         raise DigestError(f"The site build failed; the previous site is unchanged.\n{error}") from None
@@ -193,9 +220,11 @@ def _build_and_swap(settings: Settings, config: Path, site: Path, engine: str) -
     return output
 
 
-def _build_in_place(settings: Settings, config: Path, site: Path) -> str:
+def _build_in_place(
+    settings: Settings, config: Path, site: Path, timings: dict[str, float], keep_index: bool
+) -> str:
     try:
-        output = _mkdocs_and_search(settings, config, site, "pagefind", dirty=True)
+        output = _mkdocs_and_search(settings, config, site, "pagefind", timings, dirty=True, keep_index=keep_index)
         removed = remove_stale_pages(site, settings.docs_path)
         log.info("incremental build: removed %d stale files", len(removed))
     except DigestError as error:

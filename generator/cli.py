@@ -72,7 +72,9 @@ def _run_generate(sources: tuple[Path, ...], settings: Settings) -> GenerateRepo
         return generate(sources, settings, progress=progress)
 
 
-def _summary(report: GenerateReport, started: float, built: str | None = None) -> None:
+def _summary(
+    report: GenerateReport, started: float, built: str | None = None, engine_timings: dict[str, float] | None = None
+) -> None:
     table = Table.grid(padding=(0, 2))
     table.add_row("Papers", f"{report.paper_count} from {len(report.files)} files"
                   + (" (inputs unchanged since the last run)" if report.reused else ""))
@@ -84,7 +86,10 @@ def _summary(report: GenerateReport, started: float, built: str | None = None) -
     )
     if built:
         table.add_row("Site", built)
-    table.add_row("Time", f"{time.perf_counter() - started:.1f} s")
+    split = [("generator", sum(report.timings.values()))] if report.timings else []
+    split += [(name if name != "mkdocs" else "MkDocs", seconds) for name, seconds in (engine_timings or {}).items()]
+    detail = f" ({', '.join(f'{name} {seconds:.1f} s' for name, seconds in split)})" if split else ""
+    table.add_row("Time", f"{time.perf_counter() - started:.1f} s{detail}")
     _problems(report.problems)
     console.print(table)
 
@@ -136,7 +141,7 @@ def build_command(
         result = build_site(settings, report.engine, force=force)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
     where = f"{result.site_dir} ({how})"
-    _summary(report, started, built=where)
+    _summary(report, started, built=where, engine_timings=result.timings)
 
 
 @main.command("check")

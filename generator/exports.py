@@ -8,6 +8,7 @@ import re
 
 from slugify import slugify
 
+from .dates import YEAR
 from .model import Paper
 from .text import to_plain
 
@@ -16,7 +17,6 @@ _BIBTEX_ESCAPES = {
     "$": r"\$", "_": r"\_", "^": r"\^{}", "~": r"\~{}",
 }
 _BIBTEX_SPECIAL = re.compile(r"[\\{}%&#$_^~]")
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
 def bibtex_text(text: str) -> str:
@@ -35,7 +35,7 @@ def year_of(paper: Paper) -> str:
     """Return the paper's year, from the source or the collection name ("ICLR 2026")."""
     if paper.year:
         return paper.year
-    match = _YEAR.search(paper.collection)
+    match = YEAR.search(paper.collection)
     return match.group(0) if match else ""
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
+from .dates import YEAR, date_in, year_in
 from .model import Paper
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -24,26 +25,18 @@ FEED_ENTRIES = 100
 #: The whole digest's feed, relative to the docs dir.
 DIGEST_FEED = "feed.xml"
 
-_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?!\d)")
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 # Characters XML 1.0 cannot hold at all, even escaped.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 ET.register_namespace("", ATOM)
 
 
-def date_in(text: str) -> str:
-    """Return the first ISO date (YYYY-MM-DD) in `text`, or ''."""
-    match = _DATE.search(text)
-    return "-".join(match.groups()) if match else ""
-
-
 def fallback_date(source_date_epoch: str, collection: str) -> str:
     """Return the date for papers whose source gives none: SOURCE_DATE_EPOCH, else the collection's year."""
     if source_date_epoch.strip().isdigit():
         return datetime.fromtimestamp(int(source_date_epoch), UTC).strftime("%Y-%m-%d")
-    year = _YEAR.search(collection)
-    return f"{year.group(0)}-01-01" if year else "1970-01-01"
+    year = year_in(collection)
+    return f"{year}-01-01" if year else "1970-01-01"
 
 
 def paper_date(paper: Paper, source_date_epoch: str = "") -> str:
@@ -51,7 +44,7 @@ def paper_date(paper: Paper, source_date_epoch: str = "") -> str:
     own = date_in(paper.date) or date_in(PurePosixPath(paper.source.file).name)
     if own:
         return own
-    if paper.year and _YEAR.fullmatch(paper.year):
+    if paper.year and YEAR.fullmatch(paper.year):
         return f"{paper.year}-01-01"
     return fallback_date(source_date_epoch, paper.collection)
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .dates import leading_date, year_in
 from .model import Paper, Problem, Source
 from .text import to_plain
 
@@ -51,7 +52,6 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 _ATOM = "{http://www.w3.org/2005/Atom}"
 _ARXIV = "{http://arxiv.org/schemas/atom}"
-_YEAR = re.compile(r"\b(19|20)\d\d\b")
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
 
@@ -265,8 +265,7 @@ def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record"
     abstract = _text(abstract, "abstract")
     if not re.search(r"\w", abstract):
         raise ValueError("the abstract has no words")
-    year_match = _YEAR.search(_optional_text(fields, "year"))
-    year = year_match.group(0) if year_match else ""
+    year = year_in(_optional_text(fields, "year"))
     venue = _optional_text(fields, "venue")
     if venue and year and year not in venue:
         venue = f"{venue} {year}"
@@ -282,15 +281,9 @@ def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record"
         "year": year,
         "url": _optional_text(fields, "url"),
         "given_area": _optional_text(fields, "area"),
-        "date": _iso_date(_optional_text(fields, "date")),
+        "date": leading_date(_optional_text(fields, "date")),
     }
     return values, Source(name, record.index, record.line, unit)
-
-
-def _iso_date(text: str) -> str:
-    """Return the YYYY-MM-DD date that a date field starts with ("2025-01-30T18:00:00Z"), or ''."""
-    match = re.match(r"\s*((?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))", text)
-    return match.group(1) if match else ""
 
 
 def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:

@@ -7,14 +7,13 @@ Collections are ordered by the year in their name, then by name.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .dates import year_in
 from .model import Paper, Tag
 
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 #: Rows of the grew and shrank lists.
 CHANGES_SHOWN = 10
 
@@ -49,8 +48,8 @@ class Change:
 def collection_order(names: Iterable[str]) -> list[str]:
     """Return collection names oldest first: by the year in the name, then by name."""
     def key(name: str) -> tuple[int, str]:
-        year = _YEAR.search(name)
-        return (int(year.group(0)) if year else 9999, name.casefold())
+        year = year_in(name)
+        return (int(year) if year else 9999, name.casefold())
 
     return sorted(set(names), key=key)
 

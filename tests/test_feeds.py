@@ -10,8 +10,9 @@ from pathlib import Path
 import feedparser
 import pytest
 
+from generator.dates import date_in, leading_date
 from generator.enrich import enrich
-from generator.feeds import ATOM, date_in, fallback_date, paper_date
+from generator.feeds import ATOM, fallback_date, paper_date
 from generator.read import read_sources
 from generator.render import render_pages
 from generator.settings import load_settings
@@ -120,6 +121,7 @@ def test_dates_are_read_from_text_only_when_they_are_real_dates() -> None:
     assert date_in("arxiv-2026-11-30.txt") == "2026-11-30"
     assert date_in("2026-13-01.txt") == "" and date_in("12026-11-30") == ""
     assert fallback_date("not a number", "Venue 2031") == "2031-01-01"
+    assert leading_date(" 2025-01-30T18:00:00Z") == "2025-01-30" and leading_date("on 2025-01-30") == ""
 
 
 def test_hostile_text_stays_text_in_feeds(hostile_site) -> None:

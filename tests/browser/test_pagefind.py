@@ -182,3 +182,24 @@ def test_a_broken_link_fails_an_incremental_build_and_the_next_build_is_full(tmp
         build_site(settings, report.engine)
     about.write_text(text, encoding="utf-8")
     assert not build_site(settings, report.engine).incremental
+
+
+def test_an_incremental_build_keeps_the_index_when_no_searchable_text_changed(tmp_path) -> None:
+    project = copy_project(tmp_path / "project")
+    source = project / "in" / "digest.txt"
+    source.parent.mkdir()
+    source.write_text("Incremental 2026 Papers\n\n" + "\n\n".join(INCREMENTAL), encoding="utf-8")
+    settings = dataclasses.replace(load_settings(project), search="pagefind")
+    first = build_site(settings, generate([source], settings).engine)
+    assert "search" in first.timings and "mkdocs" in first.timings
+    index = settings.site_path / "pagefind" / "pagefind-entry.json"
+    stamp = index.stat().st_mtime_ns
+    # Fewer related papers per page: pages change, the search records do not.
+    fewer = dataclasses.replace(settings, related_count=1)
+    kept = build_site(fewer, generate([source], fewer).engine)
+    assert kept.incremental and "search" not in kept.timings
+    assert index.stat().st_mtime_ns == stamp
+    # An edited abstract is searchable text: the index is made again.
+    source.write_text(source.read_text(encoding="utf-8").replace("replay", "replay buffers"), encoding="utf-8")
+    again = build_site(fewer, generate([source], fewer).engine)
+    assert again.incremental and "search" in again.timings
