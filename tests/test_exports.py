@@ -10,7 +10,7 @@ import logging
 import bibtexparser
 import pytest
 
-from generator.exports import bibtex_entry, bibtex_text, code_fence
+from generator.render.exports import bibtex_entry, bibtex_text, code_fence
 from tests.conftest import make_paper
 
 pytestmark = pytest.mark.slow

@@ -9,7 +9,7 @@ import pytest
 
 from generator.errors import DigestError
 from generator.model import Tag
-from generator.pagefind import RECORDS_FILE, _page_path, record_page, search_records
+from generator.build.pagefind import RECORDS_FILE, _page_path, record_page, search_records
 from generator.pipeline import generate
 from tests.conftest import make_paper, write_tree
 

@@ -13,7 +13,7 @@ from generator.enrich import enrich
 from generator.read import read_sources
 from generator.render import render_pages
 from generator.settings import load_settings
-from generator.trends import collection_order, given_areas
+from generator.render.trends import collection_order, given_areas
 from tests.conftest import DEFAULT_CORPUS, FIXTURES, copy_project, make_paper
 
 SAMPLES = FIXTURES / "trends"
@@ -99,7 +99,7 @@ def test_one_collection_shows_no_trend_at_all(project: Path) -> None:
 
 
 def test_hostile_collection_names_stay_text_in_charts() -> None:
-    from generator.charts import change_chart, share_chart
+    from generator.render.charts import change_chart, share_chart
 
     svg = share_chart([("<script>alert(1)</script>", 50.0, "1 of 2", "../../collections/x/")], "t")
     svg += change_chart([('"><img src=x onerror=alert(1)>', -3.0, "../tags/x/")], "t")

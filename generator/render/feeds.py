@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
-from .dates import YEAR, date_in, year_in
-from .model import Paper
+from ..dates import YEAR, date_in, year_in
+from ..model import Paper
 
 ATOM = "http://www.w3.org/2005/Atom"
 #: Entries per feed: a feed follows what is new, it is not an archive.

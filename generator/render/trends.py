@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .dates import year_in
-from .model import Paper, Tag
+from ..dates import year_in
+from ..model import Paper, Tag
 
 #: Rows of the grew and shrank lists.
 CHANGES_SHOWN = 10

@@ -21,8 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .errors import DigestError
-from .model import Paper
+from ..errors import DigestError
+from ..model import Paper
 
 #: The search records, one JSON object per line, in the docs dir (dotfiles are not published).
 RECORDS_FILE = ".paper-digest-search.jsonl"

@@ -27,11 +27,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import DigestError
-from .model import GENERATED_FOLDERS
+from ..errors import DigestError
+from ..model import GENERATED_FOLDERS
 from .pagefind import RECORDS_FILE, index_records
-from .settings import ENGINES, Settings
-from .stamps import files_digest, read_stamp, write_stamp
+from ..settings import ENGINES, Settings
+from ..stamps import files_digest, read_stamp, write_stamp
 
 log = logging.getLogger(__name__)
 

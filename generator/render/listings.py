@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .model import Paper
+from ..model import Paper
 
 #: Numbered links shown on each side of the current page; the rest collapse to an ellipsis.
 _AROUND = 2

@@ -8,9 +8,9 @@ import re
 
 from slugify import slugify
 
-from .dates import YEAR
-from .model import Paper
-from .text import to_plain
+from ..dates import YEAR
+from ..model import Paper
+from ..text import to_plain
 
 _BIBTEX_ESCAPES = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "%": r"\%", "&": r"\&", "#": r"\#",

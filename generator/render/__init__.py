@@ -1,0 +1,160 @@
+"""Render enriched papers into Markdown pages, feeds and data files: the output edge.
+
+`render_pages` turns papers into every generated file (pure, in memory);
+`render_site` writes them into the docs dir through `sync`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+
+from ..build.pagefind import RECORDS_FILE, search_records
+from ..model import Collection, Paper, Progress, no_progress
+from ..settings import Settings
+from .charts import bar_chart, change_chart, share_chart
+from .exports import bibtex_entry, bibtex_file, papers_csv
+from .feeds import DIGEST_FEED, atom_feed, newest, paper_date
+from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
+from .listings import paginate
+from .markdown import front_matter_string, make_environment
+from .paper_pages import PaperPages, paper_pages_started
+from .payloads import filter_json, map_json, papers_json
+from .sync import MANIFEST, RenderResult, generated_fingerprint, write_files
+from .trends import changes, collection_order, given_areas, shares
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "MANIFEST", "RenderResult", "front_matter_string", "generated_fingerprint", "render_pages", "render_site",
+]
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8")
+
+def render_pages(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> dict[str, bytes]:
+    """Render every generated file to UTF-8, keyed by path relative to the docs dir.
+
+    Kept as bytes: a text with one emoji is stored at four bytes per character
+    as a Python string, and 20,000 papers render to about 400 MB of Markdown.
+    """
+    env = make_environment(settings.resolve(settings.templates_dir))
+    collections = collections_of(papers)
+    groups = group_by_tag(papers)
+    areas = [g for g in groups if g.tag.kind == "area"]
+    topics = [g for g in groups if g.tag.kind == "topic"]
+    by_collection: dict[str, list[Paper]] = defaultdict(list)
+    for paper in papers:
+        by_collection[paper.collection].append(paper)
+    title = " + ".join(sorted(collections)) if collections else "Paper digest"
+    engine = settings.search_engine(len(papers))
+    common = {"digest_title": title, "collections": collections, "paper_count": len(papers), "search_engine": engine}
+
+    files: dict[str, bytes] = {}
+    # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
+    entries = {paper.id: bibtex_entry(paper) for paper in papers}
+    pages = PaperPages(env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries)
+    # The paper pages render (on other cores, for large digests) while this renders the rest.
+    with paper_pages_started(pages, papers, settings.forked_workers(len(papers))) as batches:
+        progress("Rendering pages", 0, len(papers))
+        files["index.md"] = _utf8(env.get_template("home.md.j2").render(
+            **common, areas=areas, topics=topics, by_collection=by_collection, papers=papers
+        ))
+        files["tags/index.md"] = _utf8(env.get_template("tags_index.md.j2").render(
+            **common, areas=areas, topics=topics, topics_by_area=topics_by_area(areas, topics)
+        ))
+        tag_template = env.get_template("tag.md.j2")
+        order = collection_order(collections)
+        sizes = {name: len(members) for name, members in by_collection.items()}
+        for group in groups:
+            # With one collection there is no trend to show: the chart is absent, not empty.
+            trend = _trend_chart(group, collections, sizes, order) if len(order) > 1 else ""
+            for listing in paginate(group.papers, group.tag.path, settings.listing_size):
+                files[listing.path] = _utf8(tag_template.render(**common, group=group, listing=listing, trend=trend))
+        files["stats.md"] = _utf8(env.get_template("stats.md.j2").render(
+            **common, areas=areas, topics=topics, by_collection=by_collection,
+            area_chart=bar_chart(
+                [(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in areas], "Papers per research area"
+            ),
+            topic_chart=bar_chart(
+                [(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in topics[:40]], "Papers per topic"
+            ),
+            pairs=topic_pairs(papers), trends=_trends(papers, groups, sizes, order),
+        ))
+        files["collections/index.md"] = _utf8(env.get_template("collections_index.md.j2").render(
+            **common, by_collection=by_collection
+        ))
+        for name, collection in collections.items():
+            for listing in paginate(by_collection[name], collection.path, settings.listing_size):
+                files[listing.path] = _utf8(env.get_template("collection.md.j2").render(
+                    **common, collection=collection, papers=by_collection[name], listing=listing
+                ))
+        files["papers.json"] = _utf8(papers_json(papers, collections))
+        files["papers.csv"] = _utf8(papers_csv(papers))
+        files["filter.md"] = _utf8(env.get_template("filter.md.j2").render(**common))
+        files["starred.md"] = _utf8(env.get_template("starred.md.j2").render(**common))
+        files["map.md"] = _utf8(env.get_template("map.md.j2").render(**common))
+        files["map.json"] = _utf8(map_json(papers, areas))
+        files["filter.json"] = _utf8(filter_json(papers, groups))
+        files.update(_feeds(papers, groups, title, settings))
+        files["papers.bib"] = _utf8(bibtex_file(papers, entries))
+        for group in groups:
+            files[group.tag.bib_path] = _utf8(bibtex_file(list(group.papers), entries))
+        done = 0
+        for batch in batches:
+            files.update(batch)
+            done += len(batch)
+            progress("Rendering pages", done, len(papers))
+    # Read by the build stage: what Pagefind indexes.
+    if engine == "pagefind":
+        files[RECORDS_FILE] = _utf8(search_records(papers))
+    return files
+
+def _trend_chart(group: TagGroup, collections: dict[str, Collection], sizes: dict[str, int], order: list[str]) -> str:
+    """Return the SVG of a tag's share of each collection, for the first page of its listing."""
+    rows = [
+        (share.collection, share.percent, f"{share.count:,} of {share.total:,}",
+         f"../../{collections[share.collection].url}")
+        for share in shares(group.papers, sizes, order)
+    ]
+    return share_chart(rows, f"{group.tag.name}: share of each collection's papers")
+
+def _trends(papers: list[Paper], groups: list[TagGroup], sizes: dict[str, int], order: list[str]) -> dict | None:
+    """Return what the stats page shows of trends across collections, or None for a one-collection digest."""
+    if len(order) < 2:
+        return None
+    topics = [(g.tag, g.papers) for g in groups if g.tag.kind == "topic"]
+    areas = [(g.tag, g.papers) for g in groups if g.tag.kind == "area"]
+    grew, shrank = changes(topics, sizes, order)
+    area_grew, area_shrank = changes(areas, sizes, order)
+    moved = [*grew, *reversed(shrank)]
+    return {
+        "first": order[0], "last": order[-1], "order": order, "grew": grew, "shrank": shrank,
+        "areas": [*area_grew, *reversed(area_shrank)],
+        "chart": change_chart([(c.tag.name, c.points, f"../{c.tag.url}") for c in moved],
+                              f"Topics whose share changed most from {order[0]} to {order[-1]}"),
+        "given_areas": given_areas(papers, order),
+    }
+
+def _feeds(papers: list[Paper], groups: list[TagGroup], title: str, settings: Settings) -> dict[str, bytes]:
+    """Return the digest's Atom feed and one per tag, keyed by docs-dir path."""
+    dates = {paper.id: paper_date(paper, settings.source_date_epoch) for paper in papers}
+    order = {paper.id: index for index, paper in enumerate(papers)}
+    feeds = {DIGEST_FEED: atom_feed(
+        "urn:paper-digest:digest", title, DIGEST_FEED, "", newest(papers, dates, order), dates, settings.site_url
+    )}
+    for group in groups:
+        tag = group.tag
+        feeds[tag.feed_path] = atom_feed(
+            f"urn:paper-digest:tag:{tag.slug}", f"{title}: {tag.name}", tag.feed_path, tag.url,
+            newest(group.papers, dates, order), dates, settings.site_url,
+        )
+    return feeds
+
+def render_site(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> RenderResult:
+    """Render the papers into the docs dir; return what was written and deleted."""
+    files = render_pages(papers, settings, progress)
+    result = write_files(files, settings.docs_path)
+    log.info("rendered %d files: %d written, %d deleted", result.total, len(result.written), len(result.deleted))
+    return result

@@ -1,0 +1,53 @@
+"""The Jinja2 environment for Markdown pages, and the filters that make untrusted text inert in them."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from ..errors import DigestError
+from ..text import clean, escape_line, safe_url, to_markdown
+
+_ATTR_SAFE = re.compile(r"[^\w\s,.-]")
+
+def front_matter_string(text: str) -> str:
+    """Quote text for a front matter field, escaped for HTML.
+
+    Material inserts `title` and `description` into the page unescaped (in
+    <title>, the header and a <meta> attribute), so they are HTML-escaped here.
+    A JSON string is a valid YAML double-quoted scalar; non-ASCII stays as is
+    because YAML rejects the surrogate-pair escapes JSON would write for emoji.
+    Splitting on whitespace also removes line and paragraph separators.
+    """
+    return json.dumps(html.escape(" ".join(clean(str(text)).split()), quote=True), ensure_ascii=False)
+
+def attr_text(text: str) -> str:
+    """Reduce text to characters safe inside a quoted attr_list value."""
+    return _ATTR_SAFE.sub("", str(text))
+
+def web_url(url: str) -> str:
+    """Return an http(s) URL made safe for a Markdown link target, or '' for anything else."""
+    url = str(url).strip()
+    return safe_url(url) if re.match(r"https?://[^\s<>]+$", url, re.I) else ""
+
+def make_environment(templates_dir: Path) -> Environment:
+    """Return the Jinja2 environment for Markdown templates."""
+    if not templates_dir.is_dir():
+        raise DigestError(f"{templates_dir}: templates folder not found (run from the project folder)")
+    env = Environment(
+        loader=FileSystemLoader(templates_dir),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=StrictUndefined,
+        # Markdown, not HTML: untrusted text goes through the md filters instead.
+        autoescape=select_autoescape(enabled_extensions=(), default=False),
+    )
+    env.filters.update(
+        md=to_markdown, md_text=escape_line, yaml=front_matter_string, attr=attr_text, web_url=web_url
+    )
+    return env

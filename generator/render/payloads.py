@@ -1,0 +1,86 @@
+"""The JSON files the site publishes: papers.json, and the filter's and map's data, all with named fields.
+
+Their shapes are documented as JSON Schemas in docs/schemas/ (tests/test_schemas.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from ..model import Collection, Paper, Source
+from .exports import citation_key
+from .groups import TagGroup
+
+
+def filter_json(papers: list[Paper], groups: list[TagGroup]) -> str:
+    """Return the tag filter's compact data: tags, and per paper its title, url and tag indexes."""
+    tags = [{"slug": g.tag.slug, "name": g.tag.name, "kind": g.tag.kind, "count": len(g.papers)} for g in groups]
+    index = {g.tag.slug: i for i, g in enumerate(groups)}
+    rows = [
+        {"title": p.title, "url": p.url, "tags": sorted(index[t.slug] for t in p.tags), "key": citation_key(p),
+         "id": p.id}
+        for p in papers
+    ]
+    return json.dumps({"tags": tags, "papers": rows}, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+#: Colours of the map's areas, distinguishable on light and dark backgrounds.
+MAP_COLOURS = (
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+    "#bab0ac", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+    "#7f7f7f", "#aec7e8", "#ffbb78",
+)
+
+def map_json(papers: list[Paper], areas: list[TagGroup]) -> str:
+    """Return the topic map's data: areas with colours, and per paper its place, area, title and url."""
+    index = {g.tag.slug: i for i, g in enumerate(areas)}
+    points = []
+    for paper in papers:
+        # A point takes the colour of the paper's first (most likely) area.
+        area = next((index[t.slug] for t in paper.tags if t.kind == "area" and t.slug in index), -1)
+        x, y = paper.position
+        points.append({"x": x, "y": y, "area": area, "title": paper.title, "url": paper.url})
+    counts = Counter(point["area"] for point in points)
+    legend = [
+        {"name": g.tag.name, "slug": g.tag.slug, "count": counts[i], "color": MAP_COLOURS[i % len(MAP_COLOURS)]}
+        for i, g in enumerate(areas)
+    ]
+    return json.dumps({"areas": legend, "points": points}, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
+    """Return papers.json: one object per paper, in input order, byte-stable."""
+    records = [
+        {
+            "id": p.id,
+            "slug": p.slug,
+            "url": p.url,
+            "title": p.title,
+            "title_inferred": p.title_inferred,
+            "title_source": p.title_source,
+            "summary": p.summary,
+            "tags": [
+                {"name": t.name, "slug": t.slug, "kind": t.kind, "url": t.url, "confidence": t.confidence,
+                 "evidence": list(t.evidence)}
+                for t in p.tags
+            ],
+            "collection": p.collection,
+            "collection_url": collections[p.collection].url,
+            "source": _source_json(p.source),
+            "also_in": [_source_json(s) for s in p.also_in],
+            "authors": list(p.authors),
+            "keywords": list(p.keywords),
+            "given_area": p.given_area,
+            "year": p.year,
+            "date": p.date,
+            "source_url": p.source_url,
+            "source_id": p.source_id,
+            "related": list(p.related),
+            "abstract": p.abstract,
+        }
+        for p in papers
+    ]
+    return json.dumps(records, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+
+def _source_json(source: Source) -> dict:
+    # One shape for every format: `unit` says what `number` counts.
+    return {"file": source.file, "unit": source.unit, "number": source.paragraph, "line": source.line}
