@@ -83,17 +83,14 @@ def search_bytes(site: Path, query: str) -> int:
     """Type a query in headless Chromium; return the search bytes fetched until the first result."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.chromium import find_chromium, missing_message
-    from tests.browser.conftest import CHROMIUM_ARGS, serve
+    from tests.browser.chromium import launch
+    from tests.browser.conftest import serve
 
     server = serve(site)
     fetched: dict[str, int] = {}
     try:
         with sync_playwright() as playwright:
-            executable = find_chromium()
-            if executable is None:
-                raise SystemExit(missing_message())
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            browser = launch(playwright)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
 
             def on_response(response) -> None:
@@ -195,18 +192,15 @@ def largest_page(site: Path) -> tuple[str, float, float]:
     """Return the largest HTML page (site path), its size in KB, and its load time in Chromium in seconds."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.chromium import find_chromium, missing_message
-    from tests.browser.conftest import CHROMIUM_ARGS, serve
+    from tests.browser.chromium import launch
+    from tests.browser.conftest import serve
 
     page_path = max(site.rglob("*.html"), key=lambda p: p.stat().st_size)
     rel = page_path.relative_to(site).as_posix()
     server = serve(site)
     try:
         with sync_playwright() as playwright:
-            executable = find_chromium()
-            if executable is None:
-                raise SystemExit(missing_message())
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            browser = launch(playwright)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(server.url)  # warm the shared scripts and styles, as a reader arriving from home would
             start = time.perf_counter()

@@ -121,20 +121,16 @@ def to_markdown(change: DigestDiff) -> str:
     ]
     if change.empty:
         return "\n".join([*lines, "No paper or tag changed.", ""])
-    if change.added:
-        lines += [f"### Papers added ({len(change.added)})", ""]
-        lines += _rows(
-            change.added,
-            lambda r: f"| {escape_line(r['title'])} | {', '.join(escape_line(t) for t in sorted(_tag_names(r)))} |",
-            "| Title | Tags |\n| --- | --- |",
-        )
-    if change.removed:
-        lines += [f"### Papers removed ({len(change.removed)})", ""]
-        lines += _rows(
-            change.removed,
-            lambda r: f"| {escape_line(r['title'])} | {escape_line(r.get('collection', ''))} |",
-            "| Title | Collection |\n| --- | --- |",
-        )
+    listed = [
+        ("Papers added", change.added, "| Title | Tags |\n| --- | --- |",
+         lambda r: f"| {escape_line(r['title'])} | {', '.join(escape_line(t) for t in sorted(_tag_names(r)))} |"),
+        ("Papers removed", change.removed, "| Title | Collection |\n| --- | --- |",
+         lambda r: f"| {escape_line(r['title'])} | {escape_line(r.get('collection', ''))} |"),
+    ]
+    for heading, records, header, row in listed:
+        if records:
+            lines += [f"### {heading} ({len(records)})", ""]
+            lines += _rows(records, row, header)
     if change.changed:
         lines += [f"### Papers changed ({len(change.changed)})", ""]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 #: Progress callback: (what is being done, items done, items in all). Stages call it now and then.
 Progress = Callable[[str, int, int], None]
@@ -16,6 +16,23 @@ def no_progress(_what: str, _done: int, _total: int) -> None:
 #: The docs-dir folders whose pages the generator writes, one page per paper, tag and collection.
 PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER = "papers", "tags", "collections"
 GENERATED_FOLDERS = (PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER)
+
+class _Page:
+    """A generated page at `<FOLDER>/<slug>`: where its Markdown goes and where it is published."""
+
+    FOLDER: ClassVar[str]
+    slug: str
+
+    @property
+    def path(self) -> str:
+        """Return the Markdown path of the page, relative to the docs dir."""
+        return f"{self.FOLDER}/{self.slug}.md"
+
+    @property
+    def url(self) -> str:
+        """Return the published URL of the page, relative to the site root."""
+        return f"{self.FOLDER}/{self.slug}/"
+
 
 TagKind = Literal["area", "topic"]
 TitleSource = Literal["given", "named-method", "headline"]
@@ -37,24 +54,16 @@ class Source:
 
 
 @dataclass(frozen=True)
-class Tag:
+class Tag(_Page):
     """A topic tag or research area attached to a paper."""
+
+    FOLDER = TAGS_FOLDER
 
     name: str
     slug: str
     kind: TagKind
     confidence: float = 1.0
     evidence: tuple[str, ...] = ()
-
-    @property
-    def path(self) -> str:
-        """Return the Markdown path of the tag's page, relative to the docs dir."""
-        return f"{TAGS_FOLDER}/{self.slug}.md"
-
-    @property
-    def url(self) -> str:
-        """Return the published URL of the tag's page, relative to the site root."""
-        return f"{TAGS_FOLDER}/{self.slug}/"
 
     @property
     def feed_path(self) -> str:
@@ -73,12 +82,14 @@ class Tag:
 
 
 @dataclass(frozen=True)
-class Paper:
+class Paper(_Page):
     """One abstract and everything the pipeline learns about it.
 
     The reader fills `abstract`, `collection` and `source`; enrichment adds the
     id-derived `slug`, the `title`, the `plain` text, its `summary` and the `tags`.
     """
+
+    FOLDER = PAPERS_FOLDER
 
     id: str
     abstract: str
@@ -111,31 +122,16 @@ class Paper:
     def title_inferred(self) -> bool:
         return self.title_source != "given"
 
-    @property
-    def path(self) -> str:
-        """Return the Markdown path of the paper's page, relative to the docs dir."""
-        return f"{PAPERS_FOLDER}/{self.slug}.md"
-
-    @property
-    def url(self) -> str:
-        """Return the published URL of the paper's page, relative to the site root."""
-        return f"{PAPERS_FOLDER}/{self.slug}/"
 
 
 @dataclass(frozen=True)
-class Collection:
+class Collection(_Page):
     """A named group of papers, usually one digest file or one venue."""
+
+    FOLDER = COLLECTIONS_FOLDER
 
     name: str
     slug: str
-
-    @property
-    def path(self) -> str:
-        return f"{COLLECTIONS_FOLDER}/{self.slug}.md"
-
-    @property
-    def url(self) -> str:
-        return f"{COLLECTIONS_FOLDER}/{self.slug}/"
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ import pytest
 
 from generator.dates import date_in, leading_date
 from generator.enrich import enrich
-from generator.render.feeds import ATOM, fallback_date, paper_date
 from generator.read import read_sources
 from generator.render import render_pages
+from generator.render.feeds import ATOM, fallback_date, paper_date
 from generator.settings import load_settings
 from tests.conftest import make_paper, write_tree
 

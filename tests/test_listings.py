@@ -8,8 +8,8 @@ import re
 import pytest
 
 from generator.build import build_site
-from generator.render.listings import page_path, page_url, paginate
 from generator.pipeline import generate
+from generator.render.listings import page_path, page_url, paginate
 from generator.settings import load_settings
 from tests.conftest import DEFAULT_CORPUS, make_paper
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from generator.build.pagefind import RECORDS_FILE, _page_path, record_page, search_records
 from generator.errors import DigestError
 from generator.model import Tag
-from generator.build.pagefind import RECORDS_FILE, _page_path, record_page, search_records
 from generator.pipeline import generate
 from tests.conftest import make_paper, write_tree
 

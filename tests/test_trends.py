@@ -12,8 +12,8 @@ import pytest
 from generator.enrich import enrich
 from generator.read import read_sources
 from generator.render import render_pages
-from generator.settings import load_settings
 from generator.render.trends import collection_order, given_areas
+from generator.settings import load_settings
 from tests.conftest import DEFAULT_CORPUS, FIXTURES, copy_project, make_paper
 
 SAMPLES = FIXTURES / "trends"

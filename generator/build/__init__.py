@@ -29,9 +29,9 @@ from pathlib import Path
 
 from ..errors import DigestError
 from ..model import GENERATED_FOLDERS
-from .pagefind import RECORDS_FILE, index_records
 from ..settings import ENGINES, Settings
 from ..stamps import files_digest, read_stamp, write_stamp
+from .pagefind import RECORDS_FILE, index_records
 
 log = logging.getLogger(__name__)
 

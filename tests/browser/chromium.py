@@ -74,6 +74,24 @@ def missing_message(explicit: str | None = None) -> str:
     return MISSING
 
 
+#: How the tests start Chromium: headless, and silent on this machine's closed network.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def launch(playwright, explicit: str | None = None):
+    """Start the Chromium `find_chromium` finds through a playwright instance; exit with the message if none."""
+    executable = find_chromium(explicit)
+    if executable is None:
+        raise SystemExit(missing_message(explicit))
+    return playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+
+
 def main() -> int:
     path = find_chromium()
     if path is None:

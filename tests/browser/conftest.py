@@ -12,16 +12,9 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.browser.chromium import find_chromium, missing_message
+from tests.browser.chromium import find_chromium, launch, missing_message
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -63,11 +56,10 @@ def browser(pytestconfig: pytest.Config):
     from playwright.sync_api import sync_playwright
 
     named = pytestconfig.getoption("chromium")
-    executable = find_chromium(named)
-    if executable is None:
+    if find_chromium(named) is None:
         pytest.fail(missing_message(named), pytrace=False)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        browser = launch(playwright, named)
         yield browser
         browser.close()
 

@@ -121,12 +121,17 @@ INCREMENTAL = [
 ]
 
 
-def test_an_edit_rebuilds_only_its_pages_and_search_finds_the_new_text(page, tmp_path) -> None:
+def incremental_project(tmp_path):
+    """Return a project's digest file (the INCREMENTAL abstracts) and its Pagefind settings."""
     project = copy_project(tmp_path / "project")
     source = project / "in" / "digest.txt"
     source.parent.mkdir()
     source.write_text("Incremental 2026 Papers\n\n" + "\n\n".join(INCREMENTAL), encoding="utf-8")
-    settings = dataclasses.replace(load_settings(project), search="pagefind")
+    return source, dataclasses.replace(load_settings(project), search="pagefind")
+
+
+def test_an_edit_rebuilds_only_its_pages_and_search_finds_the_new_text(page, tmp_path) -> None:
+    source, settings = incremental_project(tmp_path)
     first = generate([source], settings)
     assert not build_site(settings, first.engine).incremental
     site = settings.site_path
@@ -168,11 +173,7 @@ def test_an_edit_rebuilds_only_its_pages_and_search_finds_the_new_text(page, tmp
 def test_a_broken_link_fails_an_incremental_build_and_the_next_build_is_full(tmp_path) -> None:
     from generator.errors import DigestError
 
-    project = copy_project(tmp_path / "project")
-    source = project / "in" / "digest.txt"
-    source.parent.mkdir()
-    source.write_text("Incremental 2026 Papers\n\n" + "\n\n".join(INCREMENTAL), encoding="utf-8")
-    settings = dataclasses.replace(load_settings(project), search="pagefind")
+    source, settings = incremental_project(tmp_path)
     report = generate([source], settings)
     build_site(settings, report.engine)
     about = settings.docs_path / "about.md"
@@ -185,11 +186,7 @@ def test_a_broken_link_fails_an_incremental_build_and_the_next_build_is_full(tmp
 
 
 def test_an_incremental_build_keeps_the_index_when_no_searchable_text_changed(tmp_path) -> None:
-    project = copy_project(tmp_path / "project")
-    source = project / "in" / "digest.txt"
-    source.parent.mkdir()
-    source.write_text("Incremental 2026 Papers\n\n" + "\n\n".join(INCREMENTAL), encoding="utf-8")
-    settings = dataclasses.replace(load_settings(project), search="pagefind")
+    source, settings = incremental_project(tmp_path)
     first = build_site(settings, generate([source], settings).engine)
     assert "search" in first.timings and "mkdocs" in first.timings
     index = settings.site_path / "pagefind" / "pagefind-entry.json"
