@@ -1,0 +1,67 @@
+"""The per-abstract cache is used only when it checks out; anything else is ignored and rebuilt, never an error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.cache import Cache, entry_key
+
+
+def saved(tmp_path: Path, entries: dict) -> Path:
+    path = tmp_path / ".paper-digest" / "analysis.json"
+    cache = Cache(path, "fp-1")
+    for key, value in entries.items():
+        cache.put(key, value)
+    cache.save()
+    return path
+
+
+def test_values_come_back_exactly_under_the_same_fingerprint(tmp_path: Path) -> None:
+    value = {"title": "GRACE: A Test", "p": 0.1 + 0.2, "tags": [["Offline RL", 0.8125]]}
+    path = saved(tmp_path, {"k1": value})
+    cache = Cache(path, "fp-1")
+    assert cache.get("k1") == value and cache.reason == "" and cache.loaded == 1
+    assert cache.get("k2") is None
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda text: text[: len(text) // 2], "unreadable"),
+        (lambda text: text.replace("GRACE", "GRACE!"), "checksum"),
+        (lambda text: text.replace('"version":1', '"version":99'), "version"),
+        (lambda text: "[1, 2, 3]", "version"),
+        (lambda text: "\udcff", "unreadable"),
+    ],
+    ids=["truncated", "hand-edited", "other version", "not an object", "not UTF-8"],
+)
+def test_a_damaged_cache_is_ignored(tmp_path: Path, damage, reason: str) -> None:
+    path = saved(tmp_path, {"k1": {"title": "GRACE: A Test"}})
+    text = path.read_text(encoding="utf-8")
+    broken = damage(text)
+    path.write_bytes(broken.encode("utf-8", "surrogateescape"))
+    cache = Cache(path, "fp-1")
+    assert cache.get("k1") is None and reason in cache.reason
+
+
+def test_a_cache_of_other_code_models_or_settings_is_ignored(tmp_path: Path) -> None:
+    path = saved(tmp_path, {"k1": {"title": "x"}})
+    assert Cache(path, "fp-2").get("k1") is None
+
+
+def test_saving_keeps_only_what_this_run_used(tmp_path: Path) -> None:
+    path = saved(tmp_path, {"old": 1, "kept": 2})
+    cache = Cache(path, "fp-1")
+    cache.get("kept")
+    cache.put("new", 3)
+    cache.save()
+    assert json.loads(path.read_text(encoding="utf-8"))["entries"] == {"kept": 2, "new": 3}
+
+
+def test_keys_depend_on_every_field_and_its_boundaries() -> None:
+    assert entry_key("ab", "c") != entry_key("a", "bc")
+    assert entry_key("a", ["x", "y"]) != entry_key("a", ["xy"])
+    assert entry_key("a", "") == entry_key("a", "")
