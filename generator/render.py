@@ -28,7 +28,7 @@ from .model import Collection, Paper, Progress, Tag, no_progress
 from .pagefind import RECORDS_FILE, search_records
 from .settings import Settings
 from .stamps import files_digest
-from .text import clean, escape_line, safe_url, to_markdown
+from .text import clean, escape_line, paragraphs_to_markdown, safe_url
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ def make_environment(templates_dir: Path) -> Environment:
         autoescape=select_autoescape(enabled_extensions=(), default=False),
     )
     env.filters.update(
-        md=to_markdown, md_text=escape_line, yaml=front_matter_string, attr=attr_text, web_url=web_url
+        md=paragraphs_to_markdown, md_text=escape_line, yaml=front_matter_string, attr=attr_text, web_url=web_url
     )
     return env
 
