@@ -49,6 +49,30 @@ AMN = [
     "modified bAbI tasks. We achieve state of the art accuracy over these tasks with an average 48% lower entities "
     "are examined during inference.",
 ]
+# From other-venues.jsonl (ICLR 2018, iclr2018-HJDUjKeA- and iclr2018-SJcKhk-Ab): prose paragraphs, no list marker.
+OBJECTS = [
+    "We show how discrete objects can be learnt in an unsupervised fashion from pixels, and how to perform "
+    "reinforcement learning using this object representation.",
+    "More precisely, we construct a differentiable mapping from an image to a discrete tabular list of objects, "
+    "where each object consists of a differentiable position, feature vector, and scalar presence value that allows "
+    "the representation to be learnt using an attention mechanism.",
+    "Applying this mapping to Atari games, together with an interaction net-style architecture for calculating "
+    "quantities from objects, we construct agents that can play Atari games using objects learnt in an unsupervised "
+    "fashion. During training, many natural objects emerge, such as the ball and paddles in Pong, and the submarine "
+    "and fish in Seaquest.",
+    "This gives the first reinforcement learning agent for Atari with an interpretable object representation, and "
+    "opens the avenue for agents that can conduct object-based exploration and generalization.",
+]
+CHRONO = [
+    "Successful recurrent models such as long short-term memories (LSTMs) and gated recurrent units (GRUs) use "
+    "\\emph{ad hoc} gating mechanisms. Empirically these models have been found to improve the learning of medium to "
+    "long term temporal dependencies and to help with vanishing gradient issues.",
+    "We prove that learnable gates in a recurrent model formally provide \\emph{quasi-invariance to general time "
+    "transformations} in the input data. We recover part of the LSTM architecture from a simple axiomatic approach.",
+    "This result leads to a new way of initializing gate biases in LSTMs and GRUs. Experimentally, this new "
+    "\\emph{chrono initialization} is shown to greatly improve learning of long term dependencies, with minimal "
+    "implementation effort.",
+]
 # From other-venues.jsonl (ICLR 2018, iclr2018-HyZoi-WRb), shortened: an abstract and its code line.
 JVI = [
     "The importance-weighted autoencoder (IWAE) approach of Burda et al. defines a sequence of increasingly "
@@ -116,9 +140,15 @@ def test_a_paragraph_with_a_continuation_signal_joins_the_abstract_before(
     assert found[0][2].startswith(reason)
 
 
-def test_a_real_multi_paragraph_abstract_stays_whole() -> None:
-    groups, _ = group(AMN)
-    assert groups == [[0, 1, 2]]
+@pytest.mark.parametrize("abstract", [OBJECTS, CHRONO], ids=["objects", "chrono"])
+def test_a_real_multi_paragraph_abstract_in_prose_stays_whole(abstract: list[str]) -> None:
+    groups, _ = group(abstract)
+    assert groups == [list(range(len(abstract)))]
+
+
+def test_a_paragraph_going_on_about_the_method_before_joins_it() -> None:
+    # "AMN is enabled by ..." after the paragraph that introduced Adaptive Memory Networks (AMN).
+    assert [(i, onto) for i, onto, _ in joins(AMN[1:])] == [(1, 0)]
 
 
 def test_a_code_line_after_a_real_abstract_joins_it() -> None:
@@ -234,11 +264,19 @@ def test_a_trailing_note_is_never_the_title_or_the_summary() -> None:
 
 
 def test_grouping_is_a_pure_function_of_the_paragraphs() -> None:
-    paragraphs = [*AMN, *SHORT[:3], *JVI]
+    paragraphs = [*OBJECTS, *SHORT[:3], *JVI]
     assert group(paragraphs) == group(list(paragraphs))
-    assert group(paragraphs)[0] == [[0, 1, 2], [3], [4], [5], [6, 7]]
+    assert group(paragraphs)[0] == [[0, 1, 2, 3], [4], [5], [6], [7, 8]]
 
 
 def test_settings_default_joins() -> None:
     assert Settings().join_paragraphs is True
     assert replace(Settings(), join_paragraphs=False).join_paragraphs is False
+
+
+def test_the_paper_page_shows_a_joined_paragraph_as_its_own_paragraph(settings: Settings) -> None:
+    from generator.render import render_pages
+
+    paper = enrich([make_paper(f"{ENDED}\n\n(2) Retrieval <i>helps</i> on rare facts.")], settings)[0]
+    page = render_pages([paper], settings)[paper.path].decode("utf-8")
+    assert "three findings.\n\n(2) Retrieval &lt;i&gt;helps&lt;/i&gt; on rare facts.\n" in page
