@@ -14,7 +14,7 @@ from generator.enrich import enrich
 from generator.paragraphs import group, without_tail_notes
 from generator.read import read_sources
 from generator.settings import Settings
-from generator.text import paragraphs_to_markdown
+from generator.text import paragraphs_to_markdown, to_markdown
 from tests.conftest import make_paper, write_tree
 
 # An abstract that ends as abstracts do: a problem, a contribution, a result.
@@ -280,3 +280,11 @@ def test_the_paper_page_shows_a_joined_paragraph_as_its_own_paragraph(settings: 
     paper = enrich([make_paper(f"{ENDED}\n\n(2) Retrieval <i>helps</i> on rare facts.")], settings)[0]
     page = render_pages([paper], settings)[paper.path].decode("utf-8")
     assert "three findings.\n\n(2) Retrieval &lt;i&gt;helps&lt;/i&gt; on rare facts.\n" in page
+
+
+def test_a_hostile_paragraph_joined_to_an_abstract_is_escaped_as_an_abstract_of_its_own() -> None:
+    from tests.hostile_cases import cases
+
+    for case in cases():
+        text = case.replace("\n", " ")
+        assert paragraphs_to_markdown(f"{ENDED}\n\n{text}") == f"{to_markdown(ENDED)}\n\n{to_markdown(text)}", case
