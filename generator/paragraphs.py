@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from .notes import is_tail_note
+
 #: The model's file in the package data.
 MODEL_FILE = "paragraph_model.json"
 
@@ -33,19 +35,6 @@ PARAGRAPH_BREAK = "\n\n"
 _LIST_MARKER = re.compile(
     r"^(?:\(?\d{1,2}[.)](?![\d.])|\(\d{1,2}\)|\(?(?:i{1,3}|iv|vi{0,3}|ix|x)[.)]\s|\(?[a-h]\)\s|"
     "[-\u2022*\u2013\u2014\u00b7\u25aa\u25ba\u25e6\u2023]\\s|[\u2022\u25aa\u25ba\u25e6\u2023]|-\\s?\\[)"
-)
-_TAIL_START = re.compile(
-    r"^\W{0,3}(?:(?:our|the|all|source|project|supplementary|additional)?\s*(?:code|codes|dataset|data|"
-    r"implementation|models?|source code|project page|demo|website|repository|benchmark|videos?|"
-    r"supplementary material|appendix)\b[^.]{0,60}\b(?:is|are|will be|can be|has been|have been|at|available|"
-    r"released|publicly|open[- ]sourced|:)|project page|code:|github:|"
-    r"revised|revision|update[ds]?:|note:|notes? to (?:the )?reviewers|to (?:the )?reviewers|"
-    r"(?:the |all |our )?changes? (?:are|is|have been) (?:marked|highlighted|colou?r)|"
-    r"we (?:colou?r|highlight|mark)[- ]?(?:ed|coded)?|"
-    r"keywords?:|index terms|accepted (?:at|to|by|in)|this (?:paper|work) (?:has been|was|is) accepted|"
-    r"\*?\s*equal contribution|correspondence|an? (?:extended|earlier|preliminary|short) version|"
-    r"(?:see|visit) (?:our|the) (?:project|website|page)|https?://|www\.)",
-    re.IGNORECASE,
 )
 _URL = re.compile(r"https?://|www\.|github\.com|\.io\b", re.IGNORECASE)
 _CONNECTIVE = re.compile(
@@ -87,6 +76,11 @@ _CONTRIBUTION = re.compile(
 _ACRONYM = re.compile(r"\b[A-Za-z]*[A-Z][a-z]*[A-Z0-9][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b|\b[A-Z][a-z]+[A-Z]\w*\b")
 _DEFINED = re.compile(r"\(\s*([A-Za-z]*[A-Z][A-Za-z0-9-]*)s?\s*\)")
 _WORD = re.compile(r"[a-z][a-z-]{3,}")
+# "these problems", "such a bound", "this improves": the first sentence refers to something said before.
+_REFERS_BACK = re.compile(
+    r"\b(?:this|these|those|such)\s+(?!paper\b|work\b|study\b|article\b|thesis\b|note\b|as\b|that\b)[a-z]",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -135,6 +129,7 @@ REASONS: dict[str, str] = {
     "connective": "starts by going on from the paragraph before",
     "to_address": "starts by going on from the paragraph before",
     "pronoun": "starts by referring back to the paragraph before",
+    "refers_back": "starts by referring back to the paragraph before",
     "intro_after_background": "introduces the work the paragraph before motivates",
     "prev_no_contribution": "the paragraph before states no contribution of its own",
     "no_contribution": "states no contribution of its own",
@@ -154,7 +149,7 @@ FEATURES: tuple[str, ...] = (
     "pronoun", "intro", "intro_after_background", "prev_no_contribution", "no_contribution", "names_carried",
     "names_first", "names_defined", "overlap", "short", "shorter", "prev_short", "log_length",
     "opening", "closing", "under_150", "under_300", "under_500", "under_800", "overlap_root", "overlap_opening",
-    "overlap_closing", "opening_closing", "names_first_opening",
+    "overlap_closing", "opening_closing", "names_first_opening", "refers_back",
 )
 
 _TOKEN = re.compile(r"[a-z]+|\d+|[^\sa-z\d]")
@@ -310,6 +305,7 @@ def features(before: Sequence[Profile], current: Profile, common: frozenset[str]
         "overlap_closing": round(overlap * closing, 6),
         "opening_closing": round(opening * closing, 6),
         "names_first_opening": round(names_first * opening, 6),
+        "refers_back": float(bool(_REFERS_BACK.search(opening_sentence))),
     }
 
 
@@ -364,22 +360,6 @@ def group(paragraphs: Sequence[str], model: Model | None = None) -> tuple[list[l
         groups.append([index])
         previous = [current]
     return groups, joins
-
-
-def is_tail_note(paragraph: str) -> bool:
-    """Return True for a note after an abstract ("Code is available at ...", "REVISED: ...")."""
-    text = paragraph.strip()
-    return len(text) < 400 and bool(_TAIL_START.match(text))
-
-
-def without_tail_notes(abstract: str) -> str:
-    """Return the abstract without its trailing notes, for the title and summary (all of it if nothing is left)."""
-    if PARAGRAPH_BREAK not in abstract:
-        return abstract
-    parts = [part for part in re.split(r"\n[ \t]*\n", abstract) if part.strip()]
-    while len(parts) > 1 and is_tail_note(parts[-1]):
-        parts.pop()
-    return PARAGRAPH_BREAK.join(parts)
 
 
 @lru_cache(maxsize=1)

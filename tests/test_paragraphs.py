@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.enrich import enrich
-from generator.paragraphs import group, without_tail_notes
+from generator.notes import is_tail_note, without_tail_notes
+from generator.paragraphs import group
 from generator.read import read_sources
 from generator.settings import Settings
 from generator.text import paragraphs_to_markdown, to_markdown
@@ -288,3 +289,24 @@ def test_a_hostile_paragraph_joined_to_an_abstract_is_escaped_as_an_abstract_of_
     for case in cases():
         text = case.replace("\n", " ")
         assert paragraphs_to_markdown(f"{ENDED}\n\n{text}") == f"{to_markdown(ENDED)}\n\n{to_markdown(text)}", case
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "note"),
+    [
+        ("Code is available at https://github.com/example/knowprobe.", True),
+        ("Our code and data will be released upon acceptance.", True),
+        ("Code and Dataset Are Available at https://zenodo.org/records/1", True),
+        ("Project page: https://knowprobe.github.io", True),
+        ("REVISED: these tendencies showed model-specific patterns.", True),
+        ("Note to reviewers: the changes since the first version are in the appendix.", True),
+        ("We color-coded the changes in the revised manuscript in blue.", True),
+        # Short abstracts that start with the same words are abstracts.
+        ("Code generation is a central task for LLMs. We propose CodeRL, a reinforcement learning recipe.", False),
+        ("Data augmentation is widely used in vision. We show that it is not needed for ViTs.", False),
+        ("Models are often miscalibrated under shift. We fix it with a one-line temperature rule.", False),
+    ],
+)
+def test_a_note_after_an_abstract_is_told_from_a_short_abstract(paragraph: str, note: bool) -> None:
+    assert is_tail_note(paragraph) is note
+    assert bool(joins([ENDED, paragraph])) is note
