@@ -251,10 +251,18 @@ def profile(text: str, model: Model | None = None, opening: float | None = None,
         names=_names(text),
         defined=frozenset(name.rstrip("s") for name in _DEFINED.findall(text)),
         words=frozenset(word for word in _WORD.findall(text.lower()) if word not in model.common),
-        contribution=bool(_CONTRIBUTION.search(text)),
+        contribution=_states_contribution(text),
         opening=opening,
         closing=closing,
     )
+
+
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us|i)\b")
+
+
+def _states_contribution(text: str) -> bool:
+    # Most abstracts say "we" early: the cheap test first, the whole pattern only when it fails.
+    return bool(_FIRST_PERSON.search(text.lower()) or _CONTRIBUTION.search(text))
 
 
 def features(before: Sequence[Profile], current: Profile, common: frozenset[str]) -> dict[str, float]:
@@ -276,7 +284,7 @@ def features(before: Sequence[Profile], current: Profile, common: frozenset[str]
         "prev_colon": float(prev.endswith((":", "\uff1a")) and not is_tail_note(last_sentence(prev))),
         "prev_open": float(_ends_open(prev)),
         "tail": float(is_tail_note(text)),
-        "url_short": float(bool(_URL.search(text)) and len(text) < 300),
+        "url_short": float(len(text) < 300 and bool(_URL.search(text))),
         "connective": float(bool(_CONNECTIVE.match(text))),
         "to_address": float(bool(_TO_ADDRESS.match(text))),
         "pronoun": float(bool(_PRONOUN_START.match(text)) and not intro),
