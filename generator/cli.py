@@ -6,6 +6,7 @@ import logging
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -76,7 +77,9 @@ def _summary(
     report: GenerateReport, started: float, built: str | None = None, engine_timings: dict[str, float] | None = None
 ) -> None:
     table = Table.grid(padding=(0, 2))
+    joins = sum(p.kind == "joined" for p in report.problems)
     table.add_row("Papers", f"{report.paper_count} from {len(report.files)} files"
+                  + (f", {joins} paragraphs joined to the abstract before them" if joins else "")
                   + (" (inputs unchanged since the last run)" if report.reused else ""))
     table.add_row("Tags", str(report.tag_count))
     table.add_row(
@@ -97,7 +100,8 @@ def _summary(
 def _problems(problems) -> None:
     skipped = [p for p in problems if p.level == "error"]
     warnings = [p for p in problems if p.level == "warning"]
-    merged = [p for p in problems if p.level == "info"]
+    merged = [p for p in problems if p.level == "info" and p.kind != "joined"]
+    joined = [p for p in problems if p.kind == "joined"]
     if skipped:
         console.print(f"Skipped {len(skipped)} bad records:")
         for problem in skipped:
@@ -108,6 +112,17 @@ def _problems(problems) -> None:
         console.print(f"Merged {len(merged)} duplicate abstracts:")
         for problem in merged:
             console.print(f"  {problem}", markup=False, highlight=False)
+    if joined:
+        console.print(f"Joined {len(joined)} paragraphs to the abstract before them ({join_counts(joined)}):",
+                      markup=False, highlight=False)
+        for problem in joined:
+            console.print(f"  {problem}", markup=False, highlight=False)
+
+
+def join_counts(joined) -> str:
+    """Return how many paragraphs were joined for each reason, most common first."""
+    counts = Counter(problem.message.split(": ", 1)[-1] for problem in joined)
+    return ", ".join(f"{n} {reason}" for reason, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 @main.command("generate")
@@ -155,9 +170,11 @@ def check_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | N
     result = read_sources(sources_or_default(sources, settings), settings)
     _problems(result.problems)
     collections = sorted({p.collection for p in result.papers})
+    joins = sum(p.kind == "joined" for p in result.problems)
     console.print(
         f"{len(result.papers)} abstracts in {len(result.files)} files; "
-        f"collections: {', '.join(collections) or 'none'}",
+        f"collections: {', '.join(collections) or 'none'}"
+        + (f"; {joins} paragraphs joined to the abstract before them" if joins else ""),
         markup=False,
     )
     failing = result.errors or (settings.strict and [p for p in result.problems if p.level == "warning"])

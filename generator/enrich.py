@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-from contextlib import nullcontext
 from collections import Counter, defaultdict
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 from slugify import slugify
 
 from .areas import AreaGuess, load_model, load_taxonomy
-from .model import Paper, Progress, Tag, no_progress
-from .overrides import load_overrides
 from .maps import map_coordinates
+from .model import Paper, Progress, Tag, no_progress
+from .notes import without_tail_notes
+from .overrides import load_overrides
 from .related import MAP_NEIGHBOURS, nearest, related_from, vectorize
 from .settings import Settings
 from .tags import Topic, area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
@@ -72,19 +73,24 @@ class _Analysis:
     title: str
     title_source: str
     topics: list[Tag]
+    #: The plain text without trailing notes ("Code is available at ..."): what the summary is taken from.
+    lead: str
 
 
 def _analyse(job: tuple[str, str, tuple[str, ...], int]) -> _Analysis:
     """Analyse one paper: a pure function of its own fields (run in a worker for large digests)."""
     abstract, given_title, keywords, max_chars = job
     plain = to_plain(abstract)
+    # A trailing note ("Code is available at ...", "REVISED: ...") is never the title or the summary.
+    body = without_tail_notes(abstract)
+    lead = plain if body == abstract else to_plain(body)
     if given_title:
         title, source = given_title, "given"
     else:
-        inferred = infer_title_from(abstract, plain, max_chars)
+        inferred = infer_title_from(body, lead, max_chars)
         title, source = inferred.title, inferred.source
     topics = merge_tags(match_topics(f"{title}. {plain}", _WORKER_TOPICS), keyword_tags(keywords, _WORKER_TOPICS))
-    return _Analysis(plain, title, source, topics)
+    return _Analysis(plain, title, source, topics, lead)
 
 
 #: Abstracts per job of the worker pool: its areas are predicted in one batch.
@@ -177,7 +183,7 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
                 title_source=titled[i][1],
                 slug=paper_slug(base_titles[i], paper.id),
                 plain=plains[i],
-                summary=summarize(plains[i], settings.max_summary_chars),
+                summary=summarize(analyses[i].lead, settings.max_summary_chars),
                 tags=tuple(tags),
                 related=tuple(papers[j].id for j in neighbours[i]),
                 position=positions[i],

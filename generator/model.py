@@ -142,6 +142,8 @@ class Problem:
     file: str
     line: int | None
     message: str
+    #: What an "info" problem tells: "merged" (a duplicate abstract) or "joined" (a paragraph joined to the one before).
+    kind: str = ""
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file

@@ -18,6 +18,7 @@ from typing import Iterable, Iterator
 from .errors import DigestError
 from .hyphenation import dehyphenate
 from .model import Paper, Problem, Source
+from .paragraphs import PARAGRAPH_BREAK, group
 from .records import FORMATS, STREAMED, RawRecord, build_paper, format_of, iter_records, to_paper
 from .settings import Settings
 
@@ -167,18 +168,7 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
                     _take(result, seen, item, name, collection)
         elif fmt == "text":
             collection, paragraphs = parse_digest(decode(path.read_bytes(), name), collection)
-            for paragraph in paragraphs:
-                key = dedupe_key(paragraph.text)
-                if not key:
-                    result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
-                    continue
-                paper = Paper(
-                    id=paper_id(paragraph.text, key),
-                    abstract=paragraph.text,
-                    collection=collection,
-                    source=Source(name, paragraph.number, paragraph.line),
-                )
-                _add(result, seen, paper)
+            _add_text(result, seen, paragraphs, name, collection, settings.join_paragraphs)
         else:
             for item in iter_records(name, fmt, decode(path.read_bytes(), name)):
                 _take(result, seen, item, name, collection)
@@ -186,6 +176,37 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
             result.problems.append(Problem("warning", name, None, "no abstracts in this file"))
     log.info("read %d papers from %d files", len(result.papers), len(result.files))
     return result
+
+
+def _add_text(
+    result: ReadResult, seen: dict[str, int], paragraphs: list[Paragraph], name: str, collection: str, join: bool
+) -> None:
+    """Add a text digest's abstracts: its paragraphs, each joined to the one before when it goes on from it."""
+    kept = []
+    for paragraph in paragraphs:
+        if dedupe_key(paragraph.text):
+            kept.append(paragraph)
+        else:
+            result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
+    texts = [paragraph.text for paragraph in kept]
+    groups, joins = group(texts) if join else ([[i] for i in range(len(kept))], [])
+    for joined in joins:
+        this, onto = kept[joined.index], kept[joined.onto]
+        result.problems.append(Problem(
+            "info", name, this.line, f"paragraph {this.number} joined to paragraph {onto.number}: {joined.reason}",
+            kind="joined",
+        ))
+    for indexes in groups:
+        # The paragraphs stay paragraphs: the page shows each, and the source is the first one's.
+        abstract = PARAGRAPH_BREAK.join(texts[i] for i in indexes)
+        first = kept[indexes[0]]
+        paper = Paper(
+            id=paper_id(abstract),
+            abstract=abstract,
+            collection=collection,
+            source=Source(name, first.number, first.line),
+        )
+        _add(result, seen, paper)
 
 
 def stream_lines(handle, name: str) -> Iterator[str]:
@@ -229,7 +250,8 @@ def _add(result: ReadResult, seen: dict[str, int], paper: Paper) -> None:
         result.papers[index] = replace(first, also_in=first.also_in + (paper.source,))
         result.problems.append(
             Problem("info", paper.source.file, paper.source.line or None,
-                    f"{paper.source.unit} {paper.source.paragraph}: same abstract as {first.source}; merged into one page")
+                    f"{paper.source.unit} {paper.source.paragraph}: same abstract as {first.source}; "
+                    "merged into one page", kind="merged")
         )
         return
     seen[paper.id] = len(result.papers)

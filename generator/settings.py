@@ -77,6 +77,9 @@ class Settings:
     workers: int = 0
     #: Reader for every source: auto (by file ending), text, jsonl, json, csv, tsv, bib or arxiv.
     input_format: str = "auto"
+    #: In text digests, join a paragraph that goes on from the abstract before it (numbered findings,
+    #: "Code is available at ..." lines) to that abstract; off: every paragraph is an abstract.
+    join_paragraphs: bool = True
     #: Turn every skipped or suspicious record into an error.
     strict: bool = False
 

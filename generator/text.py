@@ -127,6 +127,15 @@ def to_markdown(text: str) -> str:
     return _PLACEHOLDER.sub(lambda m: _render_token(tokens[int(m.group(1))]), markdown)
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t\f\v\u00a0\u3000]*\n")
+
+
+def paragraphs_to_markdown(text: str) -> str:
+    """Return an abstract as inert Markdown paragraphs: each blank-line separated part is its own paragraph."""
+    parts = [to_markdown(part) for part in _PARAGRAPH_BREAK.split(text)]
+    return "\n\n".join(part for part in parts if part)
+
+
 def escape_markdown(text: str, markers: bool = False) -> str:
     """Escape text so Markdown shows every character literally.
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from ..errors import DigestError
-from ..text import clean, escape_line, safe_url, to_markdown
+from ..text import clean, escape_line, paragraphs_to_markdown, safe_url
 
 _ATTR_SAFE = re.compile(r"[^\w\s,.-]")
 
@@ -48,6 +48,6 @@ def make_environment(templates_dir: Path) -> Environment:
         autoescape=select_autoescape(enabled_extensions=(), default=False),
     )
     env.filters.update(
-        md=to_markdown, md_text=escape_line, yaml=front_matter_string, attr=attr_text, web_url=web_url
+        md=paragraphs_to_markdown, md_text=escape_line, yaml=front_matter_string, attr=attr_text, web_url=web_url
     )
     return env
