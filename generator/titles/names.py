@@ -1,26 +1,21 @@
-"""Infer a specific title for an abstract that has none.
+"""Find the name an abstract introduces for its own method, model, dataset or benchmark.
 
-Two strategies, tried in order:
-
-* named-method: the abstract introduces its own method, model, dataset or
-  benchmark by name ("We introduce GRACE (Generative Representation Learning
-  via ...)"); the title pairs the name with its expansion or with a short
-  description of what it is.
-* headline: otherwise, a short headline made from the contribution sentence.
-
+`name_candidates` lists every word the abstract may be naming its contribution
+with, each with the evidence for it (the patterns that found it, how often it
+recurs, whether other abstracts use it); the shipped model weighs that evidence
+(`model.py`). `describe` returns a name's expansion or a short description.
 All functions are pure: text in, text out.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator
 from importlib import resources
+from typing import Iterator, Protocol
 
-from .text import clean, to_plain
+from .cleaning import NEEDS_MORE, SMALL_WORDS, dictionary, drop_dangling, title_case
 
 # Names that abstracts mention but rarely introduce: baselines, benchmarks, generic acronyms.
 _NOT_OWN_NAMES = frozenset(
@@ -62,26 +57,11 @@ _TEXTBF_LETTERS = re.compile(
 _COINED_IN_PARENS = re.compile(r"[A-Za-z]\s+\(((?=[A-Za-z0-9-]*[a-z][A-Za-z0-9-]*[A-Z]|[A-Z][a-z]+[A-Z])[A-Z][A-Za-z0-9-]{2,24})\)")
 _BOLD_NAME = re.compile(rf"\*\*({_NAME})\*\*|\\textbf\{{({_NAME})\}}")
 _MACRO_NAME = re.compile(r"\\([A-Z][A-Za-z0-9]{1,20})\{\}")
-# A sentence ends at . ! ? after a word of two or more characters (not "e.g.",
-# "Fig.", "1."), before a capital.
-_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)\]\"”'][A-Za-z0-9%)\]\"”'][.!?])\s+(?=[A-Z\"“(\[])")
-_ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|resp|cf|approx)\.$", re.I)
-_URL_IN_TEXT = re.compile(r"\s*\(?\b(?:https?://|www\.)\S+?(?=[.,;:!?)]*(?:\s|$))\)?", re.I)
 _LEADERS = re.compile(
     r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|solve) (?:this|these|the)(?: \w+){0,2}|"
     r"in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|to this end|motivated by (?:this|these)(?: \w+)?|"
     r"building on (?:this|these)(?: \w+)?|concretely|instead|however|moreover|finally|overall)\s*,?\s*)+",
     re.I,
-)
-_CONTRIBUTION = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\s+(?:\w+ly\s+)?"
-    r"(?:introduce|propose|present|develop|design|study|investigate|show|demonstrate|analy[sz]e|explore|examine|"
-    r"establish|prove|provide|derive|revisit|identify|address|tackle|formulate|consider|find|characteri[sz]e|"
-    r"build|construct|release|curate|offer|leverage|extend|reveal|focus on|take)s?\b",
-    re.I,
-)
-_SUBJECT_VERB = re.compile(
-    r"^(?:we|this (?:paper|work|study)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:also\s+)?(\w+(?: on)?)\s+", re.I
 )
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+(?:(?:new|novel|simple|general|first|unified|principled)\s+)*", re.I)
 _CUT = re.compile(
@@ -91,150 +71,156 @@ _CUT = re.compile(
     r"present|reveal|observe|provide|use|evaluate|apply|validate)\b",
     re.I,
 )
-_SMALL_WORDS = frozenset(
-    "a an and as at but by for from in into nor of on onto or over the to up via vs with without per than".split()
-)
-_MAX_WORDS = 14
-_MIN_WORDS = 4
-# Words that promise a continuation: a title cut right after one reads unfinished
-# ("... Response Quality Based", "... Models Using").
-_NEEDS_MORE = frozenset(
-    "based using that which whose where while when such through including across between toward towards "
-    "leveraging given like against beyond within among along under".split()
-)
-
-
 @dataclass(frozen=True)
-class InferredTitle:
-    """A title and how it was found."""
+class NameCandidate:
+    """A word the abstract may name its contribution with, and the evidence for it."""
 
-    title: str
-    source: str  # "named-method" or "headline"
-    name: str = ""
-
-
-# Titles come from the opening of an abstract; reading further only costs time
-# (a pathological 1 MB abstract must not make the regexes crawl).
-_READ_CHARS = 6000
+    name: str
+    features: tuple[float, ...]
+    expansion: str = ""
 
 
-def infer_title(abstract: str, max_chars: int = 110) -> InferredTitle:
-    """Return a specific, clean title for an abstract."""
-    head = abstract[:_READ_CHARS]
-    return _infer(clean(head), to_plain(head), max_chars)
+#: The evidence `name_candidates` gives for each name, in the order of NameCandidate.features.
+NAME_FEATURES = (
+    "bold_letters", "textbf_letters", "macro", "bold", "introduced", "called", "appositive", "acronym",
+    "coined_in_parens", "mentions", "mentioned_once", "common", "not_own", "inside_expansion",
+    "first_position", "has_digit", "has_hyphen", "all_capitals", "short", "long", "camel_case", "in_first_sentence",
+    "pattern_count", "lower_start", "plural", "rule_score", "rule_choice",
+)
+# The hand-written rules' weights for each pattern (bold letters ... coined in parentheses):
+# their score is one more piece of evidence, and their choice another.
+_RULE_WEIGHTS = (6, 6, 4, 3, 5, 4, 3, 3, 3)
+# Name-shaped words: a capital past the first letter or a digit ("VisionReasoner", "M3-Agent", "GPT-4o").
+_NAME_WORD = re.compile(r"(?<![\w-])([A-Za-z](?=[A-Za-z0-9+.-]*[A-Z0-9])[A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*)(?![\w-])")
+_MENTION_CAP = 6
 
 
-def infer_title_from(abstract: str, plain: str, max_chars: int = 110) -> InferredTitle:
-    """Infer a title when the abstract's plain text is already at hand (same result as infer_title)."""
-    if len(abstract) > _READ_CHARS:
-        return infer_title(abstract, max_chars)
-    return _infer(clean(abstract), plain, max_chars)
-
-
-def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
-    # URLs are never part of a title; remove them before reading the sentences.
-    if "://" in plain or "www." in plain.lower():
-        plain = _URL_IN_TEXT.sub("", plain)
-    name, expansion = find_own_name_with_expansion(raw, plain)
-    if name:
-        description = _title_case(expansion) if expansion else describe(name, plain)
-        if not description:
-            # No expansion or appositive: say what the paper does instead.
-            description = _without_leading_name(headline(plain), name)
-        description = _one_clause(_TRAILING_APPOSITIVE.sub("", description))
-        title = f"{name}: {description}" if description and description.lower() != name.lower() else name
-        return InferredTitle(_shorten(title, max_chars), "named-method", name)
-    return InferredTitle(_shorten(_headline_colon(headline(plain)), max_chars), "headline")
-
-
-def _without_leading_name(text: str, name: str) -> str:
-    """Remove `name` (and a ":" or "," after it) from the start of `text`, if it starts there as a word."""
-    if not text.startswith(name):
-        return text.strip()
-    rest = text[len(name):]
-    # A word boundary, as `\b` tests it, between the name's last character and the next.
-    if name and rest and _is_word_char(name[-1]) == _is_word_char(rest[0]):
-        return text.strip()
-    if not rest and not _is_word_char(name[-1]):
-        return text.strip()
-    return (rest[1:] if rest[:1] in (":", ",") else rest).strip()
-
-
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def _one_clause(description: str) -> str:
-    """Keep one side of a colon ("Perspective: Similarity Is ..." -> "Similarity Is ..."); capitalise it.
-
-    The title already has the colon after the name; a second one reads as a list.
-    """
-    if ": " in description:
-        head, tail = description.split(": ", 1)
-        description = tail if len(head.split()) <= 2 else head
-    return description[:1].upper() + description[1:]
-
-
-def find_own_name_with_expansion(raw: str, plain: str) -> tuple[str, str]:
-    """Return the paper's own name and, when the text spells it out, its expansion."""
-    candidates: Counter[str] = Counter()
+def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
+    """Return every word the abstract may introduce as its own name, in order of first mention."""
+    evidence: dict[str, list[float]] = {}
     expansions: dict[str, str] = {}
-    marked: set[str] = set()  # names the authors typeset as their own (bold letters, a macro)
+
+    def mark(name: str, feature: int) -> None:
+        evidence.setdefault(name, [0.0] * 9)[feature] = 1.0
+
     bold = "**" in raw
     for match in _BOLD_LETTERS.finditer(raw) if bold else ():
         letters = "".join(re.findall(r"\*\*([A-Z]{1,3})\*\*", match.group(1)))
         if len(letters) >= 3:
             name = _acronym_with_suffix(letters, raw)
-            candidates[name] += 6
-            marked.add(name)
+            mark(name, 0)
             # "**L**ength-b**A**sed **S**t**E**p **R**eward shaping (LASER)"
             spelled = match.group(1).replace("**", "") + _words_before_paren(raw[match.end():])
             expansions[name] = " ".join(w[:1].upper() + w[1:].lower() for w in spelled.split())
     for match in _TEXTBF_LETTERS.finditer(raw) if "\\textbf" in raw else ():
         letters = "".join(re.findall(r"\\textbf\{([A-Z]{1,3})\}", match.group(1)))
         if len(letters) >= 3:
-            candidates[letters] += 6
-            marked.add(letters)
-    for match in _MACRO_NAME.finditer(raw):
-        candidates[match.group(1)] += 4
-        marked.add(match.group(1))
+            mark(letters, 1)
+    for match in _MACRO_NAME.finditer(raw) if "\\" in raw else ():
+        mark(match.group(1), 2)
     for match in _BOLD_NAME.finditer(raw) if bold or "\\textbf" in raw else ():
-        candidates[match.group(1) or match.group(2)] += 3
+        mark(match.group(1) or match.group(2), 3)
     for match in _INTRO.finditer(plain):
-        candidates[match.group(1)] += 5
+        mark(match.group(1), 4)
     for match in _CALLED.finditer(plain):
-        candidates[match.group(1)] += 4
+        mark(match.group(1), 5)
     for match in _APPOSITIVE.finditer(plain):
-        candidates[match.group(1)] += 3
+        mark(match.group(1), 6)
     inside_expansions: set[str] = set()
     for phrase, acronym in _acronyms(plain):
         if _expansion_matches(phrase, acronym) and _capitalised(phrase, acronym):
             # "Path of Least Resistance (PoLR)" names a contribution; "self-supervised learning (SSL)" a field.
-            candidates[acronym] += 3
+            mark(acronym, 7)
             inside_expansions.update(_trim_expansion(phrase, acronym).split())
             inside_expansions.discard(acronym)
     for match in _COINED_IN_PARENS.finditer(plain):
         # "World-Model-Based Policy Evaluation Environment (WorldGym), an ...": a coined name in parentheses.
-        candidates[match.group(1)] += 3
+        mark(match.group(1), 8)
+    first_seen: dict[str, int] = {}
+    for match in _NAME_WORD.finditer(plain):
+        word = match.group(1).rstrip(".")
+        if word not in first_seen and (word in evidence or looks_like_name(word)):
+            first_seen[word] = match.start()
     common = _common_names()
-    best, best_score = "", 0.0
-    for name, score in candidates.items():
-        if not looks_like_name(name) or name in _NOT_OWN_NAMES:
+    first_end = plain.find(". ") if ". " in plain else len(plain)
+    rows = []
+    for name, position in sorted(first_seen.items(), key=lambda item: (item[1], item[0])):
+        found = evidence.get(name)
+        if not looks_like_name(name) or name in _NOT_OWN_NAMES or _compound_word(name):
             continue
-        # The paper's own name recurs; a baseline is mentioned once or twice.
         mentions = count_word(plain, name)
-        total = score + min(mentions, 6)
-        if name in common and name not in marked:
-            # Many other abstracts use this name: a baseline, benchmark or field term.
-            total -= 6
-        if name in inside_expansions:
-            # "DEtached value learning with Action Sequence (DEAS)": a word of the name's expansion.
-            total -= 6
-        if total > best_score:
-            best, best_score = name, total
-    if best_score < 5:
-        return "", ""
-    return best, expansions.get(best, "")
+        if found is None and mentions < 2:
+            continue  # a name-shaped word mentioned once, by no pattern: not worth weighing
+        patterns = found or [0.0] * 9
+        marked = patterns[0] or patterns[1] or patterns[2]
+        rule = sum(w * p for w, p in zip(_RULE_WEIGHTS, patterns, strict=True)) + min(mentions, _MENTION_CAP)
+        rule -= 6 * (name in common and not marked) + 6 * (name in inside_expansions) + 99 * (name in _NOT_OWN_NAMES)
+        upper = sum(c.isupper() for c in name)
+        features = (
+            *patterns,
+            min(mentions, _MENTION_CAP) / _MENTION_CAP,
+            float(mentions <= 1),
+            float(name in common and not marked),
+            float(name in _NOT_OWN_NAMES),
+            float(name in inside_expansions),
+            round(position / max(len(plain), 1), 3),
+            float(any(c.isdigit() for c in name)),
+            float("-" in name),
+            float(name.isupper()),
+            float(len(name) <= 3),
+            float(len(name) >= 9),
+            float(upper >= 2 and not name.isupper()),
+            float(position < first_end),
+            sum(patterns) / 3,
+            float(name[0].islower()),
+            float(name.endswith("s") and name[:-1].isupper()),
+            max(rule, -10) / 10,
+        )
+        rows.append((name, features, rule))
+    # The rules took the first name with the highest score, if it reached 5.
+    top = max((r for _, _, r in rows), default=0)
+    choice = next((name for name, _, r in rows if r == top), "") if top >= 5 else ""
+    return [
+        NameCandidate(name, (*features, float(name == choice)), expansions.get(name, "")) for name, features, _ in rows
+    ]
+
+
+class Scorer(Protocol):
+    """Anything that scores a feature vector (model.Linear)."""
+
+    def score(self, features: tuple[float, ...]) -> float: ...
+
+
+#: The hand-written rules' score at which their name is taken even below the scorer's threshold
+#: (chosen on the tune part: recall 0.76 -> 0.79 at precision 0.48).
+RULE_BAR = 6
+
+
+def choose_name(candidates: list[NameCandidate], scorer: Scorer, threshold: float) -> NameCandidate | None:
+    """Return the candidate the scorer ranks first above `threshold`, else one the rules are sure of, else None."""
+    best, best_score = None, threshold
+    for candidate in candidates:
+        score = scorer.score(candidate.features)
+        # Candidates come in order of first mention: on a tie the earlier name wins.
+        if score > best_score:
+            best, best_score = candidate, score
+    if best is None:
+        # Strong evidence is plainly right even where the scorer hesitates: "we introduce
+        # Stackelberg Coupled ... Learning (SCORER)" names the paper's method.
+        best = next((c for c in candidates if c.features[-1] and _strong(c)), None)
+    return best
+
+
+def _strong(candidate: NameCandidate) -> bool:
+    """Return True when the rules' evidence is strong: a high score, or a spelled-out acronym used again."""
+    features = dict(zip(NAME_FEATURES, candidate.features, strict=True))
+    return features["rule_score"] * 10 >= RULE_BAR or bool(features["acronym"] and not features["mentioned_once"])
+
+
+def _compound_word(name: str) -> bool:
+    """Return True for a capitalised compound of ordinary words ("Fine-Tuning", "One-Shot"): not a name."""
+    parts = name.split("-")
+    return len(parts) > 1 and all(p[:1].isupper() and p[1:].islower() and p.lower() in dictionary() for p in parts)
 
 
 def count_word(text: str, word: str) -> int:
@@ -265,7 +251,7 @@ def _common_names() -> frozenset[str]:
 
 def _capitalised(phrase: str, acronym: str) -> bool:
     """Return True when the words spelling the acronym are mostly capitalised."""
-    words = [w for w in phrase.split() if w.lower() not in _SMALL_WORDS]
+    words = [w for w in phrase.split() if w.lower() not in SMALL_WORDS]
     tail = words[-max(2, sum(c.isupper() for c in acronym)):]
     return bool(tail) and sum(w[0].isupper() for w in tail) / len(tail) >= 0.5
 
@@ -284,7 +270,7 @@ def _acronym_with_suffix(letters: str, raw: str) -> str:
 
 def looks_like_name(word: str) -> bool:
     """Return True for words shaped like a method name: GRACE, VisionReasoner, M3-Agent."""
-    if len(word) < 2 or len(word) > 30 or word.lower() in _SMALL_WORDS:
+    if len(word) < 2 or len(word) > 30 or word.lower() in SMALL_WORDS:
         return False
     upper = sum(c.isupper() for c in word)
     # A name has a capital past its first letter (GRACE, VisionReasoner, Zebra-CoT) or a digit.
@@ -321,39 +307,45 @@ def _subsequence(needle: str, haystack: str) -> bool:
     return all(c in it for c in needle)
 
 
-def describe(name: str, plain: str) -> str:
-    """Return the expansion of `name` or a short description of what it is."""
+def descriptions(name: str, plain: str) -> list[tuple[str, str]]:
+    """Return (kind, phrase) for each way the abstract spells out or describes `name`.
+
+    Kinds: "expansion" (the words the name abbreviates), "appositive" ("NAME, a ..."),
+    "before" ("a ... called NAME"), "copula" ("NAME is a ...").
+    """
+    found: list[tuple[str, str]] = []
     # "Generative Representation Learning via Contrastive Policy Optimization (GRACE)"
     for spelled, acronym in _acronyms(plain):
         if acronym != name:
             continue
         if _expansion_matches(spelled, name):
-            phrase = _trim_expansion(spelled, name)
+            phrase, kind = _trim_expansion(spelled, name), "expansion"
         else:
             # A coined name after what it is: "a World-Model-Based Policy Evaluation Environment (WorldGym)".
-            phrase = _clip(_ARTICLE.sub("", _LEADING_VERB.sub("", _LEADERS.sub("", spelled))))
+            phrase, kind = _clip(_ARTICLE.sub("", _LEADING_VERB.sub("", _LEADERS.sub("", spelled)))), "before"
         if phrase and len(phrase.split()) >= 2:
-            return _title_case(phrase)
+            found.append((kind, phrase))
+            break
     # The patterns below follow the name, so they are tried right after each of its
     # occurrences (not joined to a word or hyphen before it), first occurrence first:
     # the same match a search of "name + pattern" finds, without compiling a pattern per name.
     # "GRACE (Generative Representation Learning via ...)"
     after = _after_name(_EXPANSION_AFTER, name, plain)
     if after and _expansion_matches(after.group(1), name):
-        return _title_case(after.group(1))
+        found.append(("expansion", after.group(1)))
     # "WorldGym, a world-model environment for policy evaluation"
     appositive = _after_name(_APPOSITIVE_AFTER, name, plain)
     if appositive:
-        return _title_case(_clip(appositive.group(1)))
+        found.append(("appositive", _clip(appositive.group(1))))
     # "we propose a novel framework, GRACE, that ..." -> the phrase before the name.
     before = _described_before(name, plain)
     if before:
-        return _title_case(_clip(before.group(1)))
+        found.append(("before", _clip(before)))
     # "GRACE is a ..." / "GRACE that ..."
     copula = _after_name(_COPULA_AFTER, name, plain)
     if copula:
-        return _title_case(_clip(copula.group(1)))
-    return ""
+        found.append(("copula", _clip(copula.group(1))))
+    return [(kind, phrase) for kind, phrase in found if phrase]
 
 
 _EXPANSION_AFTER = re.compile(r"\s+\(([^()]{8,120})\)")
@@ -373,26 +365,25 @@ def _after_name(pattern: re.Pattern[str], name: str, plain: str) -> re.Match[str
     return None
 
 
-def _described_before(name: str, plain: str) -> re.Match[str] | None:
+_DESCRIBED = re.compile(r"(?:(?:new|novel|simple)\s+)?([^.;,]{6,120}?),?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+)?\Z", re.I)
+
+
+def _described_before(name: str, plain: str) -> str:
     """Find "we propose a <phrase>, (called) NAME": the phrase that describes the name."""
-    # Most abstracts have no "propose a ..." shortly before the name: the
-    # pattern, compiled for this name, is only tried where one is.
-    if plain.isascii():
-        lower, key = plain.lower(), name.lower()
-        ends = [m.end() for m in _VERB_ARTICLE.finditer(plain)]
-        near, start = False, lower.find(key)
-        while start >= 0 and not near:
-            near = any(start - _BEFORE_REACH <= end <= start for end in ends)
-            start = lower.find(key, start + 1)
-        if not near:
-            return None
-    escaped = re.escape(name)
-    return re.search(
-        rf"{_VERBS}(?:s|d|ed)?\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;,]{{6,120}}?),?\s+"
-        rf"(?:called\s+|named\s+|dubbed\s+|termed\s+)?{escaped}\b",
-        plain,
-        re.I,
-    )
+    ends = [m.end() for m in _VERB_ARTICLE.finditer(plain)]
+    if not ends:
+        return ""
+    for start in _unjoined_starts(plain, name):
+        if _joins(plain[start + len(name) : start + len(name) + 1]):
+            continue
+        # The nearest "propose a" before this mention, within reach, that the phrase runs on from.
+        for end in reversed(ends):
+            if start - _BEFORE_REACH <= end <= start:
+                match = _DESCRIBED.match(plain[end:start])
+                if match:
+                    return match.group(1)
+                break
+    return ""
 
 
 _LEADING_VERB = re.compile(
@@ -419,7 +410,7 @@ def _trim_expansion(phrase: str, acronym: str) -> str:
         if letters[max(0, j - k + 1): j + 1] == capitals[-(j + 1):] or capitals[0] == letters[j]:
             j -= min(k, j + 1) if letters[max(0, j - k + 1): j + 1] == capitals[-(j + 1):] else 1
             start, misses = i, 0
-        elif word.lower() in _SMALL_WORDS or word[0].islower():
+        elif word.lower() in SMALL_WORDS or word[0].islower():
             misses += 1
             if misses > 3:
                 break
@@ -430,10 +421,10 @@ def _trim_expansion(phrase: str, acronym: str) -> str:
         # capitalised words (and small words between them) that ends the phrase.
         start = len(words)
         while start > 0 and (words[start - 1][:1].isupper() or (
-            words[start - 1].lower() in _SMALL_WORDS and start < len(words)
+            words[start - 1].lower() in SMALL_WORDS and start < len(words)
         )):
             start -= 1
-        while start < len(words) and words[start].lower() in _SMALL_WORDS:
+        while start < len(words) and words[start].lower() in SMALL_WORDS:
             start += 1
         if len(words) - start < 2:
             return ""
@@ -446,152 +437,7 @@ def _clip(text: str) -> str:
     if cut:
         text = text[: cut.start()]
     text = re.sub(r"\s*\([^()]*\)?$", "", text.strip())
-    words = _drop_dangling(text.split()[:10])
+    words = drop_dangling(text.split()[:10])
     return " ".join(words).strip(" ,")
 
 
-def _drop_dangling(words: list[str]) -> list[str]:
-    # A title must not end on "of", "and", "the": drop trailing small words.
-    while len(words) > 2 and (
-        words[-1].lower() in _SMALL_WORDS
-        or words[-1].lower() in _NEEDS_MORE
-        or words[-1].endswith((",", "("))
-        or len(words[-1].strip(",.;:")) < 2
-    ):
-        words = words[:-1]
-    if words:
-        words[-1] = words[-1].rstrip(",;:")
-    return words
-
-
-def sentences(plain: str) -> list[str]:
-    """Split plain text into sentences."""
-    parts: list[str] = []
-    for piece in _SENTENCE_END.split(plain):
-        piece = piece.strip()
-        if not piece:
-            continue
-        if parts and _ABBREVIATION_END.search(parts[-1]):
-            parts[-1] = f"{parts[-1]} {piece}"
-        else:
-            parts.append(piece)
-    return parts
-
-
-def headline(plain: str) -> str:
-    """Return a headline built from the abstract's contribution sentence."""
-    parts = sentences(plain)
-    if not parts:
-        return "Abstract"
-    sentence = next((s for s in parts if _CONTRIBUTION.search(s)), parts[0])
-    match = _CONTRIBUTION.search(sentence)
-    if match:
-        phrase = _LEADERS.sub("", sentence[match.start():])
-        verb_match = _SUBJECT_VERB.match(phrase)
-        if verb_match:
-            verb = verb_match.group(1).lower()
-            phrase = phrase[verb_match.end():]
-            if verb.startswith(("show", "demonstrate", "find", "prove", "reveal")):
-                phrase = re.sub(r"^that\s+", "", phrase, flags=re.I)
-            elif verb.startswith(("study", "investigate", "analy", "explore", "examine", "revisit", "characteri")):
-                phrase = re.sub(r"^(?:the|how)\s+", "", phrase, flags=re.I)
-                phrase = f"{'On ' if not phrase.lower().startswith(('whether', 'why', 'when')) else ''}{phrase}"
-    else:
-        phrase = _LEADERS.sub("", sentence)
-    phrase = _ARTICLE.sub("", phrase.strip())
-    # "... this bottleneck by introducing a GPU-accelerated solver" -> the thing introduced.
-    by = re.search(r"\bby (?:introducing|proposing|developing|presenting|designing|building) (?:a |an |the )?(.{12,})", phrase)
-    if by and re.match(r"(?:this|these|the|that|such)\b", phrase, re.I):
-        phrase = by.group(1)
-    cut = _CUT.search(phrase)
-    if cut and len(phrase[: cut.start()].split()) >= _MIN_WORDS:
-        phrase = phrase[: cut.start()]
-    words = phrase.rstrip(".!? ").split()
-    if len(words) > _MAX_WORDS:
-        words = _drop_dangling(_clip_at_preposition(words))
-    else:
-        words = _drop_dangling(words)
-    text = " ".join(words).strip(" ,;:")
-    text = re.sub(r"\s*\([^()]*$", "", text)  # a parenthesis opened but not closed
-    return _title_case(text) if text else _title_case(" ".join(parts[0].split()[:_MAX_WORDS]))
-
-
-def _clip_at_preposition(words: list[str]) -> list[str]:
-    # Prefer to stop before a connective that begins a long trailing phrase.
-    head = words[:_MAX_WORDS]
-    for i in range(len(head) - 1, _MIN_WORDS + 2, -1):
-        if head[i].lower() in {"by", "using", "through", "that", "which", "with", "to", "and", "while", "from", "in"}:
-            return head[:i]
-    return head
-
-
-def _title_case(text: str) -> str:
-    """Capitalise like a venue title, keeping acronyms and names as written."""
-    text = text.strip().strip(" ,;:").rstrip(".")
-    # Quotes around a coined word ('a "nudging" method') do not belong in a title.
-    text = re.sub(r"[\"\u201c\u201d]", "", text)
-    words = text.split(" ")
-    out = []
-    for i, word in enumerate(words):
-        if not word:
-            continue
-        lower = word.lower()
-        if i > 0 and lower in _SMALL_WORDS and not out[-1].endswith(":"):
-            out.append(lower)
-        else:
-            # Capitalise each all-lowercase part ("length-based" -> "Length-Based");
-            # keep parts with capitals as written (acronyms, names: "bAsed" stays).
-            out.append("-".join(p[:1].upper() + p[1:] if p.islower() else p for p in word.split("-")))
-    return " ".join(out)
-
-
-# "Contextual Similarity Distillation, a Novel Approach That ..." reads as "Name: A Novel Approach ...".
-_HEAD_APPOSITIVE = re.compile(r"^([^,:;]{6,70}), (?=(?:a|an|the) )", re.I)
-# "..., a Framework" at the end of a description: the appositive says nothing more.
-_TRAILING_APPOSITIVE = re.compile(r",\s+(?:a|an|the)\s+\S+(?:\s+\S+)?$", re.I)
-
-
-def _headline_colon(title: str) -> str:
-    match = _HEAD_APPOSITIVE.match(title)
-    if not match or len(match.group(1).split()) > 8:
-        return title
-    rest = title[match.end():]
-    return f"{match.group(1)}: {rest[:1].upper()}{rest[1:]}"
-
-
-def _shorten(title: str, max_chars: int) -> str:
-    title = _balance_brackets(" ".join(title.split()))
-    if len(title) <= max_chars:
-        return title
-    cut = title[: max_chars + 1].rsplit(" ", 1)[0]
-    words = _drop_dangling(cut.split())
-    return _balance_brackets(" ".join(words).rstrip(" ,;:")) + "…"
-
-
-def _balance_brackets(text: str) -> str:
-    """Remove brackets that do not close (or open) within the title."""
-    for left, right in ("()", "[]", "{}"):
-        while text.count(left) != text.count(right):
-            if text.count(left) > text.count(right):
-                index = text.rfind(left)
-            else:
-                index = text.find(right)
-            text = (text[:index] + text[index + 1 :]).replace("  ", " ")
-    return text.strip()
-
-
-def unique_titles(titles: list[str], disambiguators: list[str]) -> list[str]:
-    """Make titles unique: colliding titles get a distinguishing suffix."""
-    counts = Counter(t.casefold() for t in titles)
-    seen: Counter[str] = Counter()
-    out = []
-    for title, extra in zip(titles, disambiguators, strict=True):
-        key = title.casefold()
-        if counts[key] > 1:
-            seen[key] += 1
-            title = f"{title} ({extra})" if extra else f"{title} ({seen[key]})"
-        out.append(title)
-    # A suffix could still collide ("X (2)" given twice): fall back to numbers.
-    if len({t.casefold() for t in out}) != len(out):
-        return unique_titles([f"{t}" for t in out], [""] * len(out))
-    return out

@@ -1,0 +1,144 @@
+"""Clean a candidate title and tell what is wrong with a title.
+
+`polish` turns a phrase cut from an abstract into a title as a venue would
+print it; `title_defects` names what a reader would see as broken in any title
+(inferred or real). Both are pure functions of text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+SMALL_WORDS = frozenset(
+    "a an and as at but by for from in into nor of on onto or over the to up via vs with without per than".split()
+)
+# Words that promise a continuation: a title cut right after one reads unfinished
+# ("... Response Quality Based", "... Models Using").
+NEEDS_MORE = frozenset(
+    "based using that which whose where while when such through including across between toward towards "
+    "leveraging given like against beyond within among along under is are was were be been can will "
+    "this these those their our its we us it they them whether how".split()
+)
+# Words that point at something outside the title ("... Resolves These Issues").
+_REFERENCES = frozenset("this these those such their our we us its they them".split())
+# "... and Beyond" ends a real title well; the other words leave it unfinished.
+_BAD_ENDINGS = (SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}
+_FIRST_PERSON = frozenset("we our us".split())
+_SUPERSCRIPTS = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")
+_POWER = re.compile(r"\^\{?([0-9+\-n]{1,3})\}?")
+_SUBSCRIPT = re.compile(r"_\{?([A-Za-z0-9]{1,3})\}?")
+_MARKUP = re.compile(r"[\\$*_`{}^~|<>#]|\*\*|\]\(")
+_STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
+# "cApability", "reinfOrcement": a word typeset to spell an acronym, not a name's own casing.
+_ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$")
+_WORD = re.compile(r"[^\s]+")
+
+
+def math_as_text(text: str) -> str:
+    """Render simple math in a name as text: "BrainM^3" -> "BrainM³", "x_{t}" -> "xt"."""
+    if "^" in text:
+        text = _POWER.sub(lambda m: m.group(1).translate(_SUPERSCRIPTS), text)
+    if "_" in text:
+        text = _SUBSCRIPT.sub(r"\1", text)
+    return text
+
+
+@lru_cache(maxsize=1)
+def dictionary() -> frozenset[str]:
+    """Return the lowercase words common in abstracts (generator/data/words.txt)."""
+    text = resources.files("generator").joinpath("data/words.txt").read_text(encoding="utf-8")
+    return frozenset(text.split())
+
+
+def _acronym_cased(part: str) -> bool:
+    # Only a dictionary word is mended: "fastText" or "mixGen" are names, "cApability" is not.
+    return len(part) >= 6 and bool(_ACRONYM_CASED.match(part)) and part.lower() in dictionary()
+
+
+def mend_casing(word: str) -> str:
+    """Lower a word whose capitals spell an acronym inside it ("cApability" -> "capability")."""
+    if word.islower() or word.isupper():
+        return word
+    return "-".join(part.lower() if _acronym_cased(part) else part for part in word.split("-"))
+
+
+def title_case(text: str) -> str:
+    """Capitalise like a venue title, keeping acronyms and names as written."""
+    text = _STRAY.sub("", math_as_text(text)).strip().strip(" ,;:").rstrip(".")
+    out: list[str] = []
+    for i, word in enumerate(text.split()):
+        word = mend_casing(word)
+        lower = word.lower()
+        if i > 0 and lower in SMALL_WORDS and not out[-1].endswith(":"):
+            out.append(lower)
+        else:
+            # Capitalise each all-lowercase part ("length-based" -> "Length-Based");
+            # keep parts with capitals as written (acronyms, names: "GaLLoP" stays).
+            out.append("-".join(p[:1].upper() + p[1:] if p.islower() else p for p in word.split("-")))
+    return " ".join(out)
+
+
+def drop_dangling(words: list[str]) -> list[str]:
+    """Drop trailing words a title must not end on ("of", "and", "using", "these")."""
+    while len(words) > 1 and (
+        words[-1].lower().strip(",;:") in SMALL_WORDS
+        or words[-1].lower().strip(",;:") in NEEDS_MORE
+        or words[-1].endswith(("(", "-", "/"))
+        or len(words[-1].strip(",.;:")) < 2
+    ):
+        words = words[:-1]
+    if words:
+        words[-1] = words[-1].rstrip(",;:")
+    return words
+
+
+def balance_brackets(text: str) -> str:
+    """Remove brackets that do not close (or open) within the title."""
+    for left, right in ("()", "[]", "{}"):
+        while text.count(left) != text.count(right):
+            index = text.rfind(left) if text.count(left) > text.count(right) else text.find(right)
+            text = (text[:index] + text[index + 1 :]).replace("  ", " ")
+    return text.strip()
+
+
+def polish(text: str) -> str:
+    """Return `text` as a clean title: no markup, balanced brackets, no dangling end, venue casing."""
+    text = balance_brackets(" ".join(title_case(text).split()))
+    text = re.sub(r"\(\s*\)", "", text)
+    return " ".join(drop_dangling(text.split())).strip(" ,;:")
+
+
+def title_defects(title: str) -> list[str]:
+    """Return what a reader would see as broken in `title` (empty when it reads clean).
+
+    Defects: "markup" (LaTeX/Markdown or a stray ^ _ * $ { }), "brackets" (unbalanced),
+    "ellipsis", "reference" (a "this", "these", "our", "we" ... pointing outside the title),
+    "ending" (ends on a function word such as "via", "of", "and", "to"), "length" (not 3-16 words),
+    "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
+    """
+    defects = []
+    if _MARKUP.search(title):
+        defects.append("markup")
+    if any(title.count(a) != title.count(b) for a, b in ("()", "[]")):
+        defects.append("brackets")
+    if "…" in title or "..." in title:
+        defects.append("ellipsis")
+    words = [w.strip(",;:.!?()[]\"'“”").lower() for w in _WORD.findall(title)]
+    words = [w for w in words if w]
+    segment_starts = {0} | {i + 1 for i, w in enumerate(_WORD.findall(title)) if w.endswith((":", "?"))}
+    if any(w in _FIRST_PERSON or (w in _REFERENCES and i not in segment_starts) for i, w in enumerate(words)):
+        defects.append("reference")
+    if words and words[-1] in _BAD_ENDINGS:
+        defects.append("ending")
+    if not 3 <= len(words) <= 16:
+        defects.append("length")
+    letters = [c for c in title if c.isalpha()]
+    if (
+        (len(letters) > 12 and all(c.isupper() for c in letters))
+        or (letters and title.lstrip("\"'“(")[:1].islower() and not re.match(r"^[a-z]+[A-Z]", title))
+        or any(_acronym_cased(part.strip(",;:.()")) for w in title.split() for part in w.split("-"))
+    ):
+        defects.append("casing")
+    return defects
