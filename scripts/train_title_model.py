@@ -11,7 +11,8 @@ bench/titles.py measures the model on abstracts it has not seen. Three things ar
 1. the vocabulary: per word, how many abstracts use it and how many of those
    titles contain it (inverse document frequency and "title rate" features);
 2. the name scorer: logistic regression over each name candidate's evidence,
-   labelled by whether the real title contains the name; the threshold is the
+   labelled by whether the real title starts with the name or contains a name
+   no other abstract uses; the threshold is the
    lowest score that keeps named-method precision >= PRECISION on a validation slice
    of the tune part;
 3. two rankers (papers with a name, papers without): ridge regression on the
@@ -97,13 +98,25 @@ def named_paper_name(record: dict) -> str:
     return match.group(1) if match and contains_name(record["plain"], match.group(1)) else ""
 
 
+def own_name_label(title: str, candidate) -> bool:
+    """Return True when the real title names the paper by this candidate.
+
+    A title that starts with the name counts; one that merely contains a name other
+    abstracts use too ("PbRL", "RKHS") names the field, not the paper's contribution.
+    """
+    if title.lower().startswith(candidate.name.lower()):
+        return True
+    common = dict(zip(NAME_FEATURES, candidate.features, strict=True))["common"]
+    return not common and contains_name(title, candidate.name)
+
+
 def train_names(records: list[dict]) -> tuple[Linear, float]:
     """Fit the name scorer and choose its threshold on the validation slice."""
     rows, labels, groups, names = [], [], [], []
     for index, record in enumerate(records):
         for candidate in name_candidates(record["raw"], record["plain"]):
             rows.append(candidate.features)
-            labels.append(contains_name(record["title"], candidate.name))
+            labels.append(own_name_label(record["title"], candidate))
             groups.append(index)
             names.append(candidate.name)
     x, y = np.array(rows), np.array(labels)

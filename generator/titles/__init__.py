@@ -37,6 +37,9 @@ class InferredTitle:
     name: str = ""
 
 
+_HEAD_APPOSITIVE = re.compile(r"^([^,:;]{6,70}), (?=(?:a|an|the) )", re.I)
+# "NAME: A Novel Multimodal Agent Framework" -> "NAME: A Multimodal Agent Framework": the title need not say so.
+_NOVEL = re.compile(r"^(A|An)\s+(?:Novel|New)\s+(?=\S+\s+\S)", re.I)
 # Titles come from the opening of an abstract; reading further only costs time
 # (a pathological 1 MB abstract must not make the regexes crawl).
 _READ_CHARS = 6000
@@ -73,18 +76,24 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
     if found:
         described = ([("expansion", found.expansion)] if found.expansion else []) + descriptions(found.name, plain)
         name = _with_suffix(found.name, plain)
-    candidates = generate(plain, model.vocabulary, name, described)
-    scorer = model.named if name else model.headline
-    ranked = sorted(range(len(candidates)), key=lambda i: (-scorer.score(candidates[i].features), i))
-    # A name's own expansion is its title ("PoLR: Path of Least Resistance"): a rule, not a guess.
-    ranked = [i for i in ranked if candidates[i].kind == "expansion"] + [
-        i for i in ranked if candidates[i].kind != "expansion"
-    ]
-    for index in ranked:
-        title = compose(name, candidates[index])
-        if title and len(title) <= max_chars and not title_defects(title):
-            return InferredTitle(title, "named-method" if name else "headline", name)
-    return _fallback(name, candidates, [i for i in ranked], plain, max_chars)
+    # A named paper's description comes from where the name is introduced or later; if nothing
+    # there reads clean, from any sentence; failing that the paper gets a headline.
+    attempts = [(name, True), (name, False), ("", False)] if name else [("", False)]
+    candidates: list[Candidate] = []
+    ranked: list[int] = []
+    for attempt_name, from_name in attempts:
+        candidates = generate(plain, model.vocabulary, attempt_name, described if attempt_name else [], from_name)
+        scorer = model.named if attempt_name else model.headline
+        ranked = sorted(range(len(candidates)), key=lambda i: (-scorer.score(candidates[i].features), i))
+        # A name's own expansion is its title ("PoLR: Path of Least Resistance"): a rule, not a guess.
+        ranked = [i for i in ranked if candidates[i].kind == "expansion"] + [
+            i for i in ranked if candidates[i].kind != "expansion"
+        ]
+        for index in ranked:
+            title = compose(attempt_name, candidates[index])
+            if title and len(title) <= max_chars and not title_defects(title):
+                return InferredTitle(title, "named-method" if attempt_name else "headline", attempt_name)
+    return _fallback("", candidates, ranked, plain, max_chars)
 
 
 def _with_suffix(name: str, plain: str) -> str:
@@ -98,13 +107,18 @@ def compose(name: str, candidate: Candidate) -> str:
     """Return the title a candidate makes: "NAME: Description" or the polished headline."""
     text = polish(candidate.text)
     if not name:
+        # "Human-Like Self-Play, a Framework That ..." reads as "Human-Like Self-Play: A Framework That ...".
+        head = _HEAD_APPOSITIVE.match(text)
+        if head and len(head.group(1).split()) <= 8:
+            text = f"{head.group(1)}: {_first_upper(text[head.end():])}"
         return _first_upper(_one_clause(text, keep_short_head=True))
     lowered = text.lower()
     if lowered.startswith(name.lower()):
         text = text[len(name):].lstrip(" :,-")
     if not text or text.lower() == name.lower():
         return ""
-    return f"{name}: {_first_upper(_one_clause(text))}"
+    description = _NOVEL.sub(lambda m: m.group(1) + " ", _one_clause(text))
+    return f"{name}: {_first_upper(description)}"
 
 
 def _one_clause(text: str, keep_short_head: bool = False) -> str:

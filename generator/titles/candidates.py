@@ -70,7 +70,7 @@ _SENTENCES = 10
 FEATURES = (
     *(f"kind_{k}" for k in KINDS),
     *(f"sentence_{i}" for i in range(6)),
-    "contribution_sentence", "length", "length_squared", "len_3", "len_4_6", "len_7_9", "len_10_12", "len_13",
+    "contribution_sentence", "name_sentence", "length", "length_squared", "len_3", "len_4_6", "len_7_9", "len_10_12", "len_13",
     "end_punct", "end_sentence", "end_before_boundary", "mean_idf", "max_idf", "mean_tf", "repeated", "stop",
     "title_rate", "min_title_rate", "first_ing", "first_verb_s", "first_wh", "has_name", "other_names",
     "has_digit", "commas", "ands", "reference", "first_title_rate",
@@ -123,13 +123,17 @@ def term_counts(plain: str) -> Counter[str]:
 
 
 def generate(
-    plain: str, vocabulary: Vocabulary, name: str = "", described: list[tuple[str, str]] | None = None
+    plain: str, vocabulary: Vocabulary, name: str = "", described: list[tuple[str, str]] | None = None,
+    from_name: bool = True,
 ) -> list[Candidate]:
-    """Return the candidate titles of an abstract, in a stable order (sentence, start, length)."""
+    """Return the candidate titles of an abstract, in a stable order (sentence, start, length).
+
+    With a `name` and `from_name`, sentences before the one that first mentions the name are skipped.
+    """
     counts = term_counts(plain)
     parts = sentences(plain)[:_SENTENCES]
     contribution = next((i for i, s in enumerate(parts) if _CUE.search(s)), 0)
-    context = _Context(counts, vocabulary, name.lower(), contribution)
+    context = _Context(counts, vocabulary, name.lower(), contribution, -1)
     out: list[Candidate] = []
     for kind, phrase in described or ():
         words = phrase.split()
@@ -137,12 +141,17 @@ def generate(
             out.extend(_spans(words, [len(words)], kind, -1, context))
     # A named paper's description comes from where the name is introduced or later:
     # "NAME: <the problem the opening sentence states>" would misstate what NAME is.
-    first = next((i for i, s in enumerate(parts) if name and name in s), 0) if name else 0
+    mention = next((i for i, s in enumerate(parts) if name and name in s), -2) if name else -2
+    first = max(mention, 0) if from_name else 0
     for index, sentence in enumerate(parts):
         if index < first:
             continue
+        context = _Context(counts, vocabulary, name.lower(), contribution, index if index == mention else -2)
         if "(" in sentence or "[" in sentence:
             sentence = _PARENTHETICAL.sub("", sentence)
+        if "—" in sentence:
+            # An em dash ends a phrase as a comma does ("Models—adapting").
+            sentence = sentence.replace("—", ", ")
         for kind, offset in _starts(sentence, index):
             words = sentence[offset:].split()[: _MAX_WORDS + 1]
             out.extend(_spans(words, _ends(words), kind, index, context))
@@ -187,6 +196,8 @@ class _Context:
     vocabulary: Vocabulary
     name: str
     contribution: int
+    #: The span's sentence index when that sentence first mentions the name (-1 for the name's descriptions).
+    mention: int
 
 
 def _spans(words: list[str], ends: list[int], kind: str, sentence: int, context: _Context) -> list[Candidate]:
@@ -196,7 +207,9 @@ def _spans(words: list[str], ends: list[int], kind: str, sentence: int, context:
     vocabulary, counts = context.vocabulary, context.counts
     kind_features = tuple(float(kind == k) for k in KINDS)
     sentence_features = tuple(float(sentence >= 0 and min(sentence, 5) == i) for i in range(6))
-    head = (*kind_features, *sentence_features, float(sentence == context.contribution))
+    head = (
+        *kind_features, *sentence_features, float(sentence == context.contribution), float(sentence == context.mention)
+    )
     keys = [w.strip(_PUNCT).lower() for w in words[: ends[-1]]]
     first = keys[0]
     first_features = (

@@ -25,6 +25,12 @@ NEEDS_MORE = frozenset(
 _REFERENCES = frozenset("this these those such their our we us its they them".split())
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
 _BAD_ENDINGS = (SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}
+_GENERIC = SMALL_WORDS | frozenset(
+    "novel new simple effective efficient general unified first framework method approach model benchmark "
+    "dataset system technique algorithm pipeline paradigm strategy scheme mechanism training toolkit suite tool "
+    "library agent architecture network module methods models frameworks".split()
+)
+_CLAUSE_STARTS = frozenset("which that who whose where whereas while and or but".split())
 _FIRST_PERSON = frozenset("we our us".split())
 _SUPERSCRIPTS = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")
 _POWER = re.compile(r"\^\{?([0-9+\-n]{1,3})\}?")
@@ -32,7 +38,7 @@ _SUBSCRIPT = re.compile(r"_\{?([A-Za-z0-9]{1,3})\}?")
 _MARKUP = re.compile(r"[\\$*_`{}^~|<>#]|\*\*|\]\(")
 _STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
 # "cApability", "reinfOrcement": a word typeset to spell an acronym, not a name's own casing.
-_ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$")
+_ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
 _WORD = re.compile(r"[^\s]+")
 
 
@@ -52,7 +58,8 @@ def dictionary() -> frozenset[str]:
     return frozenset(text.split())
 
 
-def _acronym_cased(part: str) -> bool:
+def acronym_cased(part: str) -> bool:
+    """Return True for a dictionary word typeset to spell an acronym ("cApability", "reinfOrcement")."""
     # Only a dictionary word is mended: "fastText" or "mixGen" are names, "cApability" is not.
     return len(part) >= 6 and bool(_ACRONYM_CASED.match(part)) and part.lower() in dictionary()
 
@@ -61,7 +68,7 @@ def mend_casing(word: str) -> str:
     """Lower a word whose capitals spell an acronym inside it ("cApability" -> "capability")."""
     if word.islower() or word.isupper():
         return word
-    return "-".join(part.lower() if _acronym_cased(part) else part for part in word.split("-"))
+    return "-".join(part.lower() if acronym_cased(part) else part for part in word.split("-"))
 
 
 def title_case(text: str) -> str:
@@ -115,7 +122,9 @@ def title_defects(title: str) -> list[str]:
 
     Defects: "markup" (LaTeX/Markdown or a stray ^ _ * $ { }), "brackets" (unbalanced),
     "ellipsis", "reference" (a "this", "these", "our", "we" ... pointing outside the title),
-    "ending" (ends on a function word such as "via", "of", "and", "to"), "length" (not 3-16 words),
+    "ending" (ends on a function word such as "via", "of", "and", "to", or right after "that"),
+    "length" (not 3-16 words), "generic" (the part after "NAME: " has under two specific words),
+    "fragment" (a title or its description starting with "which", "that", "and"),
     "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
     """
     defects = []
@@ -130,15 +139,22 @@ def title_defects(title: str) -> list[str]:
     segment_starts = {0} | {i + 1 for i, w in enumerate(_WORD.findall(title)) if w.endswith((":", "?"))}
     if any(w in _FIRST_PERSON or (w in _REFERENCES and i not in segment_starts) for i, w in enumerate(words)):
         defects.append("reference")
-    if words and words[-1] in _BAD_ENDINGS:
+    # "... Results That Validate": a relative clause cut after its verb.
+    if words and (words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in {"that", "which", "who"})):
         defects.append("ending")
+    if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)):
+        # "WizardMath: Which Enhances ...": a relative clause where a description should be.
+        defects.append("fragment")
     if not 3 <= len(words) <= 16:
         defects.append("length")
+    elif ": " in title and len([w for w in title.split(": ", 1)[1].lower().split() if w not in _GENERIC]) < 2:
+        # "ROSA: Training Paradigm", "ENACT: A Benchmark": the description says nothing.
+        defects.append("generic")
     letters = [c for c in title if c.isalpha()]
     if (
         (len(letters) > 12 and all(c.isupper() for c in letters))
         or (letters and title.lstrip("\"'“(")[:1].islower() and not re.match(r"^[a-z]+[A-Z]", title))
-        or any(_acronym_cased(part.strip(",;:.()")) for w in title.split() for part in w.split("-"))
+        or any(acronym_cased(part.strip(",;:.()")) for w in title.split() for part in w.split("-"))
     ):
         defects.append("casing")
     return defects

@@ -85,8 +85,15 @@ NAME_FEATURES = (
     "bold_letters", "textbf_letters", "macro", "bold", "introduced", "called", "appositive", "acronym",
     "coined_in_parens", "mentions", "mentioned_once", "common", "not_own", "inside_expansion",
     "first_position", "has_digit", "has_hyphen", "all_capitals", "short", "long", "camel_case", "in_first_sentence",
-    "pattern_count", "lower_start", "plural", "rule_score", "rule_choice",
+    "pattern_count", "lower_start", "plural", "cue_before", "after_first_cue", "rule_score", "rule_choice",
 )
+# "we propose / introduce / present ...": a name mentioned soon after is the paper's own.
+_CUE_VERB = re.compile(
+    r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|then\s+|first\s+)?"
+    r"(?:introduc|propos|present|develop|design|buil|releas|construct|curat|contribut|formulat|devis|creat)", re.I
+)
+#: How far after "we propose" a mention counts as the proposed thing's.
+_CUE_REACH = 200
 # The hand-written rules' weights for each pattern (bold letters ... coined in parentheses):
 # their score is one more piece of evidence, and their choice another.
 _RULE_WEIGHTS = (6, 6, 4, 3, 5, 4, 3, 3, 3)
@@ -142,6 +149,8 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
         if word not in first_seen and (word in evidence or looks_like_name(word)):
             first_seen[word] = match.start()
     common = _common_names()
+    cues = [m.end() for m in _CUE_VERB.finditer(plain)]
+    first_cue = cues[0] if cues else len(plain)
     first_end = plain.find(". ") if ". " in plain else len(plain)
     rows = []
     for name, position in sorted(first_seen.items(), key=lambda item: (item[1], item[0])):
@@ -174,6 +183,8 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
             sum(patterns) / 3,
             float(name[0].islower()),
             float(name.endswith("s") and name[:-1].isupper()),
+            float(any(0 <= start - end <= _CUE_REACH for start in _unjoined_starts(plain, name) for end in cues)),
+            float(position >= first_cue),
             max(rule, -10) / 10,
         )
         rows.append((name, features, rule))
@@ -207,20 +218,38 @@ def choose_name(candidates: list[NameCandidate], scorer: Scorer, threshold: floa
     if best is None:
         # Strong evidence is plainly right even where the scorer hesitates: "we introduce
         # Stackelberg Coupled ... Learning (SCORER)" names the paper's method.
-        best = next((c for c in candidates if c.features[-1] and _strong(c)), None)
+        strong = [c for c in candidates if _strong(c)]
+        best = max(strong, key=lambda c: scorer.score(c.features), default=None)
     return best
 
 
 def _strong(candidate: NameCandidate) -> bool:
     """Return True when the rules' evidence is strong: a high score, or a spelled-out acronym used again."""
     features = dict(zip(NAME_FEATURES, candidate.features, strict=True))
-    return features["rule_score"] * 10 >= RULE_BAR or bool(features["acronym"] and not features["mentioned_once"])
+    if features["in_first_sentence"]:
+        return False  # "Temporal Video Grounding (TVG) aims to ...": the opening names the field
+    if features["rule_choice"] and features["rule_score"] * 10 >= RULE_BAR:
+        return True
+    return bool(features["acronym"] and features["cue_before"] and not features["mentioned_once"])
+
+
+_TWO_CAPITALS = re.compile(r"^[A-Z]{2}[a-z]{5,}$")
+_INNER_CAPITAL = re.compile(r"^[a-z]+[A-Z][a-z]+$")
 
 
 def _compound_word(name: str) -> bool:
-    """Return True for a capitalised compound of ordinary words ("Fine-Tuning", "One-Shot"): not a name."""
+    """Return True for words shaped like a name that are not one.
+
+    A capitalised compound of plain words ("Fine-Tuning", "Visually-Perceptive"), a compound
+    ending in a plain word ("AI-assisted", "LLM-based"), or acronym typography on a
+    dictionary word ("DEtached", "Length-bAsed": the name is the acronym they spell).
+    """
     parts = name.split("-")
-    return len(parts) > 1 and all(p[:1].isupper() and p[1:].islower() and p.lower() in dictionary() for p in parts)
+    if len(parts) > 1 and all(len(p) >= 3 and p.isalpha() and p[0].isupper() and p[1:].islower() for p in parts):
+        return True
+    if len(parts) > 1 and parts[-1].islower() and parts[-1] in dictionary():
+        return True
+    return any(_TWO_CAPITALS.match(p) or (_INNER_CAPITAL.match(p) and p.lower() in dictionary()) for p in parts)
 
 
 def count_word(text: str, word: str) -> int:
