@@ -34,8 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.split import part_of  # noqa: E402
-from generator.titles import infer_title, title_defects  # noqa: E402
+from bench.split import part_of
+from generator.titles import infer_title, title_defects
 
 NAME_TITLE = re.compile(r"^([A-Za-z0-9][\w\-+.]*[A-Za-z0-9+]?)\s*:\s+\S")
 
@@ -80,7 +80,8 @@ def main() -> None:
     parser.add_argument("--show-defects", type=int, default=0, help="print this many inferred titles with a defect")
     args = parser.parse_args()
 
-    records = [json.loads(line) for line in open(args.corpus, encoding="utf-8")]
+    with open(args.corpus, encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle]
     records = [r for r in records if args.part == "all" or part_of(r["id"]) == args.part]
     infer_title("We introduce WarmUp, a model loaded before the clock starts.")
     start = time.perf_counter()
@@ -89,7 +90,7 @@ def main() -> None:
 
     recall_hits = recall_total = precision_hits = precision_total = 0
     recall_misses, precision_misses, headline_rows = [], [], []
-    for record, guess in zip(records, inferred):
+    for record, guess in zip(records, inferred, strict=True):
         match = NAME_TITLE.match(record["title"])
         name = match.group(1) if match else ""
         named_paper = bool(name) and contains_name(record["abstract"], name)
@@ -108,7 +109,7 @@ def main() -> None:
         if not named_paper and guess.source != "named-method":
             headline_rows.append((rouge_l(guess.title, record["title"]), guess.title, record["title"]))
 
-    all_rouge = [rouge_l(g.title, r["title"]) for r, g in zip(records, inferred)]
+    all_rouge = [rouge_l(g.title, r["title"]) for r, g in zip(records, inferred, strict=True)]
     defects = Counter(d for g in inferred for d in set(title_defects(g.title)))
     real_defects = Counter(d for r in records for d in set(title_defects(" ".join(r["title"].split()))))
     flawed = sum(1 for g in inferred if title_defects(g.title))
@@ -117,8 +118,9 @@ def main() -> None:
     print(f"$ python bench/titles.py {args.corpus} --part {args.part}")
     print(f"papers: {len(records)} ({args.part} part of {Path(args.corpus).name})")
     print(f"ROUGE-L F1 (all):       {sum(all_rouge) / n:.3f}  target >= 0.38")
-    print(f"named-method recall:    {recall_hits / max(recall_total, 1):.3f}  ({recall_hits}/{recall_total})  target >= 0.95")
-    print(f"named-method precision: {precision_hits / max(precision_total, 1):.3f}  ({precision_hits}/{precision_total})  was 0.46")
+    recall, precision = recall_hits / max(recall_total, 1), precision_hits / max(precision_total, 1)
+    print(f"named-method recall:    {recall:.3f}  ({recall_hits}/{recall_total})  target >= 0.95")
+    print(f"named-method precision: {precision:.3f}  ({precision_hits}/{precision_total})  was 0.46")
     mean = sum(r for r, _, _ in headline_rows) / max(len(headline_rows), 1)
     print(f"headline ROUGE-L F1:    {mean:.3f}  (mean over {len(headline_rows)} papers without a named method)")
     print(f"defects (inferred):     {flawed / n:.1%}  target <= 3%  {_kinds(defects)}")

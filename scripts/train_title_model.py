@@ -142,12 +142,11 @@ def _fit_logistic(x: np.ndarray, y: np.ndarray) -> Linear:
 def _threshold(records: list[dict], validation: list[int], best: dict[int, tuple[float, str]]) -> float:
     """Return the lowest score at which named-method precision on the validation abstracts stays >= PRECISION."""
     named = sum(1 for i in validation if named_paper_name(records[i]))
-    emitted = precise = hits = 0
+    precise = hits = 0
     chosen, report = max((s for s, _ in best.values()), default=0.0), ""
     # Lower the threshold one abstract at a time (highest score first), counting as it goes.
-    for i in sorted(best, key=lambda i: (-best[i][0], i)):
+    for emitted, i in enumerate(sorted(best, key=lambda i: (-best[i][0], i)), start=1):
         score, name = best[i]
-        emitted += 1
         precise += contains_name(records[i]["title"], name)
         real = named_paper_name(records[i])
         hits += bool(real) and contains_name(name, real)

@@ -58,7 +58,10 @@ def test_broken_titles_are_named_by_their_defect(title: str, defect: str) -> Non
 @pytest.mark.parametrize(
     ("text", "title"),
     [
-        ("cApability-Adaptive cuRriculum reinfOrcement learning", "Capability-Adaptive Curriculum Reinforcement Learning"),
+        (
+            "cApability-Adaptive cuRriculum reinfOrcement learning",
+            "Capability-Adaptive Curriculum Reinforcement Learning",
+        ),
         ("BrainM^3 foundation model", "BrainM³ Foundation Model"),
         ("**bold** method for *sparse* codes of", "Bold Method for Sparse Codes"),
         ("GaLLoP for sparse fine-tuning (of LLMs", "GaLLoP for Sparse Fine-Tuning of LLMs"),
@@ -76,7 +79,8 @@ def test_the_model_loads_from_package_data_without_the_network(monkeypatch: pyte
     load_model.cache_clear()
     model = load_model()
     assert model.named.weights and model.vocabulary.idf
-    assert infer_title("We introduce GRACE, a framework for contrastive policy optimization. GRACE works.").name == "GRACE"
+    inferred = infer_title("We introduce GRACE, a framework for contrastive policy optimization. GRACE works.")
+    assert inferred.name == "GRACE"
 
 
 ABSTRACTS = [
@@ -106,7 +110,8 @@ def test_the_digest_titles_do_not_depend_on_paper_order() -> None:
 def test_colliding_inferred_titles_are_made_unique() -> None:
     settings = Settings(project_dir=ROOT)
     same = "We introduce FooNet, a sparse network for protein folding. FooNet beats every baseline."
-    papers = [make_paper(same + " " + tail, id=f"p{i}") for i, tail in enumerate(["It is fast.", "It is small.", "It is new."])]
+    tails = ["It is fast.", "It is small.", "It is new."]
+    papers = [make_paper(f"{same} {tail}", id=f"p{i}") for i, tail in enumerate(tails)]
     titles = [p.title for p in enrich(papers, settings)]
     assert len({t.casefold() for t in titles}) == 3
     assert all("FooNet" in t for t in titles)

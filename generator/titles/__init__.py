@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..text import clean, to_plain
 from .candidates import Candidate, generate, sentences
-from .cleaning import drop_dangling, math_as_text, polish, title_defects
+from .cleaning import drop_dangling, math_as_text, mend_expansion, polish, title_defects
 from .model import TitleModel, load_model
 from .names import NameCandidate, choose_name, count_word, descriptions, looks_like_name, name_candidates
 
@@ -37,6 +37,9 @@ class InferredTitle:
     name: str = ""
 
 
+# Rules for what is plainly right: a name's own expansion, then what the abstract says it is
+# ("WorldGym, a world-model environment for ..."), come before the ranker's choices.
+_PRIORITY = {"expansion": 0, "appositive": 1}
 _HEAD_APPOSITIVE = re.compile(r"^([^,:;]{6,70}), (?=(?:a|an|the) )", re.I)
 # "NAME: A Novel Multimodal Agent Framework" -> "NAME: A Multimodal Agent Framework": the title need not say so.
 _NOVEL = re.compile(r"^(A|An)\s+(?:Novel|New)\s+(?=\S+\s+\S)", re.I)
@@ -71,27 +74,32 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
     if "://" in plain or "www." in plain.lower():
         plain = _URL_IN_TEXT.sub("", plain)
     model = load_model()
-    found = own_name(raw, plain, model)
-    name, described = "", []
+    names = name_candidates(raw, plain)
+    found = choose_name(names, model.name, model.name_threshold)
+    name, described, others = "", [], []
     if found:
+        # A description that names another introduced thing describes that thing ("X: OpenDesign, a Benchmark").
+        others = [c.name for c in names if c.name != found.name and any(c.features[3:7])]
         described = ([("expansion", found.expansion)] if found.expansion else []) + descriptions(found.name, plain)
         name = _with_suffix(found.name, plain)
     # A named paper's description comes from where the name is introduced or later; if nothing
     # there reads clean, from any sentence; failing that the paper gets a headline.
-    attempts = [(name, True), (name, False), ("", False)] if name else [("", False)]
+    # A terse "NAME: Training-Free Framework" beats a description taken from the problem statement.
+    attempts = [(name, True, ()), (name, True, ("generic",)), (name, False, ()), ("", False, ())]
     candidates: list[Candidate] = []
     ranked: list[int] = []
-    for attempt_name, from_name in attempts:
+    for attempt_name, from_name, tolerated in attempts if name else attempts[-1:]:
         candidates = generate(plain, model.vocabulary, attempt_name, described if attempt_name else [], from_name)
         scorer = model.named if attempt_name else model.headline
         ranked = sorted(range(len(candidates)), key=lambda i: (-scorer.score(candidates[i].features), i))
         # A name's own expansion is its title ("PoLR: Path of Least Resistance"): a rule, not a guess.
-        ranked = [i for i in ranked if candidates[i].kind == "expansion"] + [
-            i for i in ranked if candidates[i].kind != "expansion"
-        ]
+        # (sorted() is stable: within a priority the ranker's order stays.)
+        ranked = sorted(ranked, key=lambda i: _PRIORITY.get(candidates[i].kind, len(_PRIORITY)))
         for index in ranked:
+            if attempt_name and any(other in candidates[index].text for other in others):
+                continue
             title = compose(attempt_name, candidates[index])
-            if title and len(title) <= max_chars and not title_defects(title):
+            if title and len(title) <= max_chars and set(title_defects(title)) <= set(tolerated):
                 return InferredTitle(title, "named-method" if attempt_name else "headline", attempt_name)
     return _fallback("", candidates, ranked, plain, max_chars)
 
@@ -105,7 +113,7 @@ def _with_suffix(name: str, plain: str) -> str:
 
 def compose(name: str, candidate: Candidate) -> str:
     """Return the title a candidate makes: "NAME: Description" or the polished headline."""
-    text = polish(candidate.text)
+    text = polish(mend_expansion(candidate.text) if candidate.kind == "expansion" else candidate.text)
     if not name:
         # "Human-Like Self-Play, a Framework That ..." reads as "Human-Like Self-Play: A Framework That ...".
         head = _HEAD_APPOSITIVE.match(text)
@@ -115,8 +123,8 @@ def compose(name: str, candidate: Candidate) -> str:
     lowered = text.lower()
     if lowered.startswith(name.lower()):
         text = text[len(name):].lstrip(" :,-")
-    if not text or text.lower() == name.lower():
-        return ""
+    if not text or name.lower() in text.lower().replace(",", " ").split():
+        return ""  # "ST-SimDiff: A Framework Named ST-SimDiff" says the name twice
     description = _NOVEL.sub(lambda m: m.group(1) + " ", _one_clause(text))
     return f"{name}: {_first_upper(description)}"
 

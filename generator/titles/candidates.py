@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .cleaning import NEEDS_MORE, SMALL_WORDS
+from .cleaning import NEEDS_MORE, SMALL_WORDS, word_set
 
 # A sentence ends at . ! ? after a word of two or more characters (not "e.g.",
 # "Fig.", "1."), before a capital.
@@ -56,12 +56,12 @@ _CUE_KINDS = {
 }
 KINDS = ("expansion", "appositive", "before", "copula", "propose", "study", "show", "cue", "sentence", "by")
 # The word after a span that makes its end a phrase boundary.
-_BOUNDARY_NEXT = SMALL_WORDS | NEEDS_MORE | frozenset(
-    "that which who where while whereas using based through leveraging achieves achieve outperforms enables "
-    "allows improves yields shows demonstrates can could may might should would must has have had do does "
-    "significantly substantially thereby".split()
+_BOUNDARY_NEXT = SMALL_WORDS | NEEDS_MORE | word_set(
+    "that which who where while whereas using based through leveraging achieves achieve outperforms "
+    "enables allows improves yields shows demonstrates can could may might should would must has have "
+    "had do does significantly substantially thereby"
 )
-_REFERENCE_WORDS = frozenset("this these those such their our we us its it they".split())
+_REFERENCE_WORDS = word_set("this these those such their our we us its it they")
 _PUNCT = ".,;:!?\"'“”()[]"
 _MIN_WORDS, _MAX_WORDS = 3, 14
 #: How many sentences are read for candidates: titles come from the opening and the contribution.
@@ -70,7 +70,8 @@ _SENTENCES = 10
 FEATURES = (
     *(f"kind_{k}" for k in KINDS),
     *(f"sentence_{i}" for i in range(6)),
-    "contribution_sentence", "name_sentence", "length", "length_squared", "len_3", "len_4_6", "len_7_9", "len_10_12", "len_13",
+    "contribution_sentence", "name_sentence", "length", "length_squared",
+    "len_3", "len_4_6", "len_7_9", "len_10_12", "len_13",
     "end_punct", "end_sentence", "end_before_boundary", "mean_idf", "max_idf", "mean_tf", "repeated", "stop",
     "title_rate", "min_title_rate", "first_ing", "first_verb_s", "first_wh", "has_name", "other_names",
     "has_digit", "commas", "ands", "reference", "first_title_rate",
@@ -138,7 +139,9 @@ def generate(
     for kind, phrase in described or ():
         words = phrase.split()
         if words:
-            out.extend(_spans(words, [len(words)], kind, -1, context))
+            # An expansion is taken whole; a description may be cut at any phrase boundary.
+            ends = [len(words)] if kind == "expansion" or len(words) <= _MIN_WORDS else _ends(words)
+            out.extend(_spans(words, ends or [len(words)], kind, -1, context))
     # A named paper's description comes from where the name is introduced or later:
     # "NAME: <the problem the opening sentence states>" would misstate what NAME is.
     mention = next((i for i, s in enumerate(parts) if name and name in s), -2) if name else -2

@@ -11,27 +11,37 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-SMALL_WORDS = frozenset(
-    "a an and as at but by for from in into nor of on onto or over the to up via vs with without per than".split()
+
+def word_set(text: str) -> frozenset[str]:
+    """Return the words of a space-separated list."""
+    return frozenset(text.split())
+
+
+SMALL_WORDS = word_set(
+    "a an and as at but by for from in into nor of on onto or over the to up via vs with without per "
+    "than"
 )
 # Words that promise a continuation: a title cut right after one reads unfinished
 # ("... Response Quality Based", "... Models Using").
-NEEDS_MORE = frozenset(
-    "based using that which whose where while when such through including across between toward towards "
-    "leveraging given like against beyond within among along under is are was were be been can will "
-    "this these those their our its we us it they them whether how".split()
+NEEDS_MORE = word_set(
+    "based using that which whose where while when such through including across between toward "
+    "towards leveraging given like against beyond within among along under is are was were be been "
+    "can will this these those their our its we us it they them whether how aims seeks tends needs "
+    "attempts tries allows enables helps requires fails struggles remains serves see"
 )
 # Words that point at something outside the title ("... Resolves These Issues").
-_REFERENCES = frozenset("this these those such their our we us its they them".split())
+_REFERENCES = word_set("this these those such their our we us its they them")
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
 _BAD_ENDINGS = (SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}
-_GENERIC = SMALL_WORDS | frozenset(
-    "novel new simple effective efficient general unified first framework method approach model benchmark "
-    "dataset system technique algorithm pipeline paradigm strategy scheme mechanism training toolkit suite tool "
-    "library agent architecture network module methods models frameworks".split()
+_GENERIC = SMALL_WORDS | word_set(
+    "novel new simple effective efficient general unified first framework method approach model "
+    "benchmark dataset system technique algorithm pipeline paradigm strategy scheme mechanism "
+    "training toolkit suite tool library agent architecture network module methods models frameworks"
 )
-_CLAUSE_STARTS = frozenset("which that who whose where whereas while and or but".split())
-_FIRST_PERSON = frozenset("we our us".split())
+_CLAUSE_STARTS = word_set("which that who whose where whereas while and or but")
+# "... Results That Validate", "... Decision-Making Is Central": a clause cut after its verb.
+_CLAUSE_VERBS = word_set("that which who is are was were")
+_FIRST_PERSON = word_set("we our us")
 _SUPERSCRIPTS = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")
 _POWER = re.compile(r"\^\{?([0-9+\-n]{1,3})\}?")
 _SUBSCRIPT = re.compile(r"_\{?([A-Za-z0-9]{1,3})\}?")
@@ -39,6 +49,7 @@ _MARKUP = re.compile(r"[\\$*_`{}^~|<>#]|\*\*|\]\(")
 _STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
 # "cApability", "reinfOrcement": a word typeset to spell an acronym, not a name's own casing.
 _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
+_A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z])")
 _WORD = re.compile(r"[^\s]+")
 
 
@@ -61,7 +72,9 @@ def dictionary() -> frozenset[str]:
 def acronym_cased(part: str) -> bool:
     """Return True for a dictionary word typeset to spell an acronym ("cApability", "reinfOrcement")."""
     # Only a dictionary word is mended: "fastText" or "mixGen" are names, "cApability" is not.
-    return len(part) >= 6 and bool(_ACRONYM_CASED.match(part)) and part.lower() in dictionary()
+    if len(part) < 5 or not part.isalpha() or not part[0].islower() or part.islower():
+        return False
+    return part.lower() in dictionary()
 
 
 def mend_casing(word: str) -> str:
@@ -69,6 +82,22 @@ def mend_casing(word: str) -> str:
     if word.islower() or word.isupper():
         return word
     return "-".join(part.lower() if acronym_cased(part) else part for part in word.split("-"))
+
+
+def mend_expansion(text: str) -> str:
+    """Write an acronym's expansion as words: "Length-bAsed StEp Reward" -> "Length-Based Step Reward".
+
+    One capital inside a word of an expansion marks the acronym's letter ("bAsed", "extensioN");
+    a word with more ("RoPE") is a name and keeps its casing.
+    """
+    words = []
+    for word in text.split():
+        parts = word.split("-")
+        words.append("-".join(
+            p[:1].upper() + p[1:].lower() if p.isalpha() and sum(c.isupper() for c in p[1:]) == 1 else p
+            for p in parts
+        ))
+    return " ".join(words)
 
 
 def title_case(text: str) -> str:
@@ -113,7 +142,7 @@ def balance_brackets(text: str) -> str:
 def polish(text: str) -> str:
     """Return `text` as a clean title: no markup, balanced brackets, no dangling end, venue casing."""
     text = balance_brackets(" ".join(title_case(text).split()))
-    text = re.sub(r"\(\s*\)", "", text)
+    text = _A_VOWEL.sub("An ", re.sub(r"\(\s*\)", "", text))
     return " ".join(drop_dangling(text.split())).strip(" ,;:")
 
 
@@ -139,8 +168,7 @@ def title_defects(title: str) -> list[str]:
     segment_starts = {0} | {i + 1 for i, w in enumerate(_WORD.findall(title)) if w.endswith((":", "?"))}
     if any(w in _FIRST_PERSON or (w in _REFERENCES and i not in segment_starts) for i, w in enumerate(words)):
         defects.append("reference")
-    # "... Results That Validate": a relative clause cut after its verb.
-    if words and (words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in {"that", "which", "who"})):
+    if words and (words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in _CLAUSE_VERBS)):
         defects.append("ending")
     if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)):
         # "WizardMath: Which Enhances ...": a relative clause where a description should be.

@@ -16,10 +16,10 @@ any comparison, so every machine ranks candidates the same way.
 from __future__ import annotations
 
 import json
-from operator import mul
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from operator import mul
 
 from .candidates import FEATURES, Vocabulary, idf_of
 from .names import NAME_FEATURES

@@ -10,23 +10,27 @@ All functions are pure: text in, text out.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Iterator, Protocol
+from itertools import pairwise
+from typing import Protocol
 
-from .cleaning import NEEDS_MORE, SMALL_WORDS, dictionary, drop_dangling, title_case
+from .cleaning import SMALL_WORDS, dictionary, drop_dangling, word_set
 
 # Names that abstracts mention but rarely introduce: baselines, benchmarks, generic acronyms.
-_NOT_OWN_NAMES = frozenset(
-    """AI ML RL LLM LLMs MLLM MLLMs VLM VLMs LM LMs NLP CV GPU GPUs CPU API APIs SOTA
-    GRPO DPO PPO RLHF RLVR SFT KL MSE SGD Adam AdamW LoRA CNN CNNs RNN RNNs GNN GNNs
-    ViT ViTs MLP MLPs GAN GANs VAE VAEs MTEB GSM8K MATH AIME MMLU HumanEval COCO
-    ImageNet CIFAR BERT GPT CLIP LLaMA Llama Qwen Mistral Gemini Claude DeepSeek
-    OOD IID PDE PDEs ODE ODEs SDE SDEs MDP MDPs POMDP ICL RAG CoT QA VQA TTA
-    NeRF DiT DiTs UNet Transformer Transformers MoE KV FID BLEU ROUGE""".split()
+_NOT_OWN_NAMES = word_set(
+    "AI ML RL LLM LLMs MLLM MLLMs VLM VLMs LM LMs NLP CV GPU GPUs CPU API APIs SOTA GRPO DPO PPO RLHF "
+    "RLVR SFT KL MSE SGD Adam AdamW LoRA CNN CNNs RNN RNNs GNN GNNs ViT ViTs MLP MLPs GAN GANs VAE "
+    "VAEs MTEB GSM8K MATH AIME MMLU HumanEval COCO ImageNet CIFAR BERT GPT CLIP LLaMA Llama Qwen "
+    "Mistral Gemini Claude DeepSeek OOD IID PDE PDEs ODE ODEs SDE SDEs MDP MDPs POMDP ICL RAG CoT QA "
+    "VQA TTA NeRF DiT DiTs UNet Transformer Transformers MoE KV FID BLEU ROUGE"
 )
-_VERBS = r"(?:introduce|propose|present|develop|design|build|release|curate|construct|contribute|offer|put forward|formulate|establish)"
+_VERBS = (
+    r"(?:introduce|propose|present|develop|design|build|release|curate|construct|contribute|offer|"
+    r"put forward|formulate|establish)"
+)
 _NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*(?:-\d+)?"
 # A name the text introduces has a capital letter somewhere ("WebShaper", "nnU-Net").
 _CAPITALISED_NAME = r"(?=[\w.+-]*[A-Z])" + _NAME
@@ -41,7 +45,8 @@ _INTRO = re.compile(
 )
 _CALLED = re.compile(rf"\b(?:called|named|dubbed|termed|coined|denoted(?: as| by)?)\s+[\"“']?({_NAME})")
 # The lookahead fails fast at most characters: a match starts only at the text's start, [.;:] or i/p.
-_APPOSITIVE = re.compile(rf"(?=[.;:ip]|^)(?:^|[.;:]\s+|\bintroduc\w+\s+|\bpropos\w+\s+|\bpresent\w*\s+)({_NAME}),\s+(?:a|an|the)\s+")
+_APPOSITIVE = re.compile(rf"(?=[.;:ip]|^)(?:^|[.;:]\s+|\bintroduc\w+\s+|\bpropos\w+\s+|"
+    rf"\bpresent\w*\s+)({_NAME}),\s+(?:a|an|the)\s+")
 _ACRONYM_WORD = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by)"
 _ACRONYM_NEXT = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by|[a-z][\w-]*)"
 # "Path of Least Resistance (PoLR)": the "(NAME)" is found first, then the
@@ -54,20 +59,25 @@ _BOLD_LETTERS = re.compile(r"((?:[A-Za-z-]*\*\*[A-Z]{1,3}\*\*[A-Za-z-]*\s*){2,})
 _TEXTBF_LETTERS = re.compile(
     r"((?:[A-Za-z-]*\$?\\textbf\{[A-Z]{1,3}\}\$?[A-Za-z-]*[\s/]*(?:(?:with|of|and|for|the|via|in|on|to|from)\s+)?){2,})"
 )
-_COINED_IN_PARENS = re.compile(r"[A-Za-z]\s+\(((?=[A-Za-z0-9-]*[a-z][A-Za-z0-9-]*[A-Z]|[A-Z][a-z]+[A-Z])[A-Z][A-Za-z0-9-]{2,24})\)")
+_COINED_IN_PARENS = re.compile(r"[A-Za-z]\s+\(((?=[A-Za-z0-9-]*[a-z][A-Za-z0-9-]*[A-Z]|"
+    r"[A-Z][a-z]+[A-Z])[A-Z][A-Za-z0-9-]{2,24})\)")
 _BOLD_NAME = re.compile(rf"\*\*({_NAME})\*\*|\\textbf\{{({_NAME})\}}")
 _MACRO_NAME = re.compile(r"\\([A-Z][A-Za-z0-9]{1,20})\{\}")
 _LEADERS = re.compile(
-    r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|solve) (?:this|these|the)(?: \w+){0,2}|"
-    r"in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|to this end|motivated by (?:this|these)(?: \w+)?|"
+    r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|"
+    r"solve) (?:this|these|the)(?: \w+){0,2}|"
+    r"in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|to this end|"
+    r"motivated by (?:this|these)(?: \w+)?|"
     r"building on (?:this|these)(?: \w+)?|concretely|instead|however|moreover|finally|overall)\s*,?\s*)+",
     re.I,
 )
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+(?:(?:new|novel|simple|general|first|unified|principled)\s+)*", re.I)
 _CUT = re.compile(
-    r",\s+(?:i\.e\.|e\.g\.|namely|revealing|which|where|while|whereas|and we|thereby|allowing|enabling|showing|achieving|leading|resulting|"
+    r",\s+(?:i\.e\.|e\.g\.|namely|revealing|which|where|while|whereas|and we|thereby|allowing|enabling|"
+    r"showing|achieving|leading|resulting|"
     r"making|demonstrating|providing|yielding|we)\b|;|\s+(?:which|thereby|while|whereas|so that|such that|"
-    r"in order to|where)\s|:\s|\s+[-–—]\s|\s+and\s+(?:then\s+)?(?:show|find|demonstrate|prove|propose|introduce|"
+    r"in order to|where)\s|:\s|\s+[-\u2013\u2014]\s|"
+    r"\s+and\s+(?:then\s+)?(?:show|find|demonstrate|prove|propose|introduce|"
     r"present|reveal|observe|provide|use|evaluate|apply|validate)\b",
     re.I,
 )
@@ -78,6 +88,7 @@ class NameCandidate:
     name: str
     features: tuple[float, ...]
     expansion: str = ""
+    position: int = 0  # where the name is first mentioned (characters into the plain text)
 
 
 #: The evidence `name_candidates` gives for each name, in the order of NameCandidate.features.
@@ -98,7 +109,9 @@ _CUE_REACH = 200
 # their score is one more piece of evidence, and their choice another.
 _RULE_WEIGHTS = (6, 6, 4, 3, 5, 4, 3, 3, 3)
 # Name-shaped words: a capital past the first letter or a digit ("VisionReasoner", "M3-Agent", "GPT-4o").
-_NAME_WORD = re.compile(r"(?<![\w-])([A-Za-z](?=[A-Za-z0-9+.-]*[A-Z0-9])[A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*)(?![\w-])")
+_NAME_WORD = re.compile(
+    r"(?<![\w-])([A-Za-z](?=[A-Za-z0-9+.-]*[A-Z0-9])[A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*)(?![\w-])"
+)
 _MENTION_CAP = 6
 
 
@@ -152,11 +165,15 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
     cues = [m.end() for m in _CUE_VERB.finditer(plain)]
     first_cue = cues[0] if cues else len(plain)
     first_end = plain.find(". ") if ". " in plain else len(plain)
+    opening_cue = bool(cues) and cues[0] < first_end
+    spelled_out = {acronym for _, acronym in _acronyms(plain)}
     rows = []
     for name, position in sorted(first_seen.items(), key=lambda item: (item[1], item[0])):
         found = evidence.get(name)
         if not looks_like_name(name) or name in _NOT_OWN_NAMES or _compound_word(name):
             continue
+        if position < first_end and name in spelled_out and not opening_cue and not (found and any(found[:4])):
+            continue  # "Temporal Video Grounding (TVG) aims to ...": the opening names the field, not the paper
         mentions = count_word(plain, name)
         if found is None and mentions < 2:
             continue  # a name-shaped word mentioned once, by no pattern: not worth weighing
@@ -187,12 +204,13 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
             float(position >= first_cue),
             max(rule, -10) / 10,
         )
-        rows.append((name, features, rule))
+        rows.append((name, features, rule, position))
     # The rules took the first name with the highest score, if it reached 5.
-    top = max((r for _, _, r in rows), default=0)
-    choice = next((name for name, _, r in rows if r == top), "") if top >= 5 else ""
+    top = max((r for _, _, r, _ in rows), default=0)
+    choice = next((name for name, _, r, _ in rows if r == top), "") if top >= 5 else ""
     return [
-        NameCandidate(name, (*features, float(name == choice)), expansions.get(name, "")) for name, features, _ in rows
+        NameCandidate(name, (*features, float(name == choice)), expansions.get(name, ""), position)
+        for name, features, _, position in rows
     ]
 
 
@@ -205,6 +223,8 @@ class Scorer(Protocol):
 #: The hand-written rules' score at which their name is taken even below the scorer's threshold
 #: (chosen on the tune part: recall 0.76 -> 0.79 at precision 0.48).
 RULE_BAR = 6
+#: Names first mentioned closer together than this (characters) are introduced side by side.
+_SIDE_BY_SIDE = 120
 
 
 def choose_name(candidates: list[NameCandidate], scorer: Scorer, threshold: float) -> NameCandidate | None:
@@ -219,14 +239,17 @@ def choose_name(candidates: list[NameCandidate], scorer: Scorer, threshold: floa
         # Strong evidence is plainly right even where the scorer hesitates: "we introduce
         # Stackelberg Coupled ... Learning (SCORER)" names the paper's method.
         strong = [c for c in candidates if _strong(c)]
-        best = max(strong, key=lambda c: scorer.score(c.features), default=None)
+        # Strong names introduced side by side ("AFS, DRA and VQOS") are the parts of an unnamed whole.
+        if any(0 < b.position - a.position < _SIDE_BY_SIDE for a, b in pairwise(strong)):
+            return None
+        best = next((c for c in strong if c.features[-1]), strong[0] if strong else None)
     return best
 
 
 def _strong(candidate: NameCandidate) -> bool:
     """Return True when the rules' evidence is strong: a high score, or a spelled-out acronym used again."""
     features = dict(zip(NAME_FEATURES, candidate.features, strict=True))
-    if features["in_first_sentence"]:
+    if features["in_first_sentence"] and not features["cue_before"]:
         return False  # "Temporal Video Grounding (TVG) aims to ...": the opening names the field
     if features["rule_choice"] and features["rule_score"] * 10 >= RULE_BAR:
         return True
@@ -394,7 +417,8 @@ def _after_name(pattern: re.Pattern[str], name: str, plain: str) -> re.Match[str
     return None
 
 
-_DESCRIBED = re.compile(r"(?:(?:new|novel|simple)\s+)?([^.;,]{6,120}?),?\s+(?:called\s+|named\s+|dubbed\s+|termed\s+)?\Z", re.I)
+_DESCRIBED = re.compile(r"(?:(?:new|novel|simple)\s+)?([^.;,]{6,120}?),?\s+(?:called\s+|named\s+|dubbed\s+|"
+    r"termed\s+)?\Z", re.I)
 
 
 def _described_before(name: str, plain: str) -> str:
@@ -416,7 +440,8 @@ def _described_before(name: str, plain: str) -> str:
 
 
 _LEADING_VERB = re.compile(
-    r"^(?:(?:we|this (?:paper|work))\s+)?(?:\w+ly\s+)?(?:introduce|propose|present|develop|design|call|term|name|dub)[sd]?\s+",
+    r"^(?:(?:we|this (?:paper|work))\s+)?(?:\w+ly\s+)?(?:introduce|propose|present|develop|design|call|term|"
+    r"name|dub)[sd]?\s+",
     re.I,
 )
 
@@ -461,12 +486,12 @@ def _trim_expansion(phrase: str, acronym: str) -> str:
 
 
 def _clip(text: str) -> str:
-    """Cut a description at its first clause boundary and at _MAX_WORDS words."""
+    """Cut a description at its first clause boundary and at 16 words (the ranker picks shorter cuts)."""
     cut = _CUT.search(text)
     if cut:
         text = text[: cut.start()]
     text = re.sub(r"\s*\([^()]*\)?$", "", text.strip())
-    words = drop_dangling(text.split()[:10])
+    words = drop_dangling(text.split()[:16])
     return " ".join(words).strip(" ,")
 
 
