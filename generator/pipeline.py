@@ -78,6 +78,7 @@ def inputs_key(files: list[Path], settings: Settings) -> str:
     """Return a hash of everything a run's output depends on."""
     package = Path(__file__).resolve().parent
     templates = settings.resolve(settings.templates_dir)
+    # Subpackages (render/, build/, titles/) count too: a change to them changes the output.
     own = sorted([*package.rglob("*.py"), *(package / "data").glob("*")])
     own += sorted(p for p in templates.rglob("*") if p.is_file()) if templates.is_dir() else []
     extra = [settings.resolve(name) for name in (settings.topics_file, settings.overrides_file) if name]

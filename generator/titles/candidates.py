@@ -1,0 +1,292 @@
+"""Candidate titles cut from an abstract, each with the features the title model weighs.
+
+A candidate is a span of one sentence that starts where a title plausibly
+starts (after "we propose a", "we study", "we show that", at the sentence's
+start, after "by introducing") and ends at a phrase boundary (before a
+preposition, a relative pronoun, a comma, the sentence's end), or a phrase
+that spells out or describes the paper's own name. Features are plain numbers:
+where the span is, how long, how it ends, and how salient its words are in
+this abstract against the corpus (`Vocabulary`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .cleaning import NEEDS_MORE, SMALL_WORDS, word_set
+
+# A sentence ends at . ! ? after a word of two or more characters (not "e.g.",
+# "Fig.", "1."), before a capital.
+_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)\]\"”'][A-Za-z0-9%)\]\"”'][.!?])\s+(?=[A-Z\"“(\[])")
+_ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|resp|cf|approx)\.$", re.I)
+_PARENTHETICAL = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
+_LEADERS = re.compile(
+    r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|solve) "
+    r"(?:this|these|the)(?: \w+){0,2}|in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|"
+    r"to this end|motivated by (?:this|these)(?: \w+)?|building on (?:this|these)(?: \w+)?|concretely|instead|"
+    r"however|moreover|finally|overall|in particular|in addition|additionally|furthermore|first|second|third|"
+    r"based on (?:this|these)(?: \w+)?)\s*,?\s*)+",
+    re.I,
+)
+_CUE = re.compile(
+    r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|first\s+|then\s+)?"
+    r"(introduce|propose|present|develop|design|study|investigate|show|demonstrate|analy[sz]e|explore|examine|"
+    r"establish|prove|provide|derive|revisit|identify|address|tackle|formulate|consider|find|characteri[sz]e|"
+    r"build|construct|release|curate|offer|leverage|extend|reveal|focus on|take|argue|theoretically show|"
+    r"describe|report|evaluate|learn|use|aim|seek)(?:s|d|ed)?\b\s*(?:that\s+|to\s+|how\s+)?",
+    re.I,
+)
+_BY_INTRODUCING = re.compile(r"\bby (?:introducing|proposing|developing|presenting|designing|building|using) ", re.I)
+_OPENING = re.compile(
+    r"^(?:(?:a|an|the)\s+)?(?:(?:new|novel|simple|general|first|unified|principled|simple yet effective|"
+    r"effective|efficient|innovative|straightforward|comprehensive|systematic|generic)\s+|yet\s+|,\s*)*",
+    re.I,
+)
+#: The verb families a span can follow, in the order of the kind features.
+_CUE_KINDS = {
+    "introduce": "propose", "propose": "propose", "present": "propose", "develop": "propose", "design": "propose",
+    "build": "propose", "construct": "propose", "release": "propose", "curate": "propose", "offer": "propose",
+    "formulate": "propose", "study": "study", "investigate": "study", "analyze": "study", "analyse": "study",
+    "explore": "study", "examine": "study", "revisit": "study", "characterize": "study", "characterise": "study",
+    "consider": "study", "focus on": "study", "show": "show", "demonstrate": "show", "prove": "show",
+    "find": "show", "reveal": "show", "establish": "show", "argue": "show", "theoretically show": "show",
+}
+KINDS = ("expansion", "appositive", "before", "copula", "propose", "study", "show", "cue", "sentence", "by")
+# The word after a span that makes its end a phrase boundary.
+_BOUNDARY_NEXT = SMALL_WORDS | NEEDS_MORE | word_set(
+    "that which who where while whereas using based through leveraging achieves achieve outperforms "
+    "enables allows improves yields shows demonstrates can could may might should would must has have "
+    "had do does significantly substantially thereby"
+)
+_REFERENCE_WORDS = word_set("this these those such their our we us its it they")
+_PUNCT = ".,;:!?\"'“”()[]"
+_MIN_WORDS, _MAX_WORDS = 3, 14
+#: How many sentences are read for candidates: titles come from the opening and the contribution.
+_SENTENCES = 10
+
+FEATURES = (
+    *(f"kind_{k}" for k in KINDS),
+    *(f"sentence_{i}" for i in range(6)),
+    "contribution_sentence", "name_sentence", "length", "length_squared",
+    "len_3", "len_4_6", "len_7_9", "len_10_12", "len_13",
+    "end_punct", "end_sentence", "end_before_boundary", "mean_idf", "max_idf", "mean_tf", "repeated", "stop",
+    "title_rate", "min_title_rate", "first_ing", "first_verb_s", "first_wh", "has_name", "other_names",
+    "has_digit", "commas", "ands", "reference", "first_title_rate",
+)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Corpus statistics per word: inverse document frequency and how often the word reaches the title."""
+
+    idf: dict[str, float]
+    title_rate: dict[str, float]
+    unknown_idf: float
+    unknown_rate: float
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A phrase that may become the title (or the part after "NAME: "), with its features."""
+
+    text: str
+    kind: str
+    sentence: int
+    start: int
+    features: tuple[float, ...]
+
+
+def sentences(plain: str) -> list[str]:
+    """Split plain text into sentences."""
+    parts: list[str] = []
+    for piece in _SENTENCE_END.split(plain):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if parts and _ABBREVIATION_END.search(parts[-1]):
+            parts[-1] = f"{parts[-1]} {piece}"
+        else:
+            parts.append(piece)
+    return parts
+
+
+def word_key(word: str) -> str:
+    """Return the lowercase form a word is counted under ("Models," -> "models")."""
+    return word.strip(_PUNCT).lower()
+
+
+def term_counts(plain: str) -> Counter[str]:
+    """Count each word key of the abstract."""
+    return Counter(word.strip(_PUNCT) for word in plain.lower().split())
+
+
+def generate(
+    plain: str, vocabulary: Vocabulary, name: str = "", described: list[tuple[str, str]] | None = None,
+    from_name: bool = True,
+) -> list[Candidate]:
+    """Return the candidate titles of an abstract, in a stable order (sentence, start, length).
+
+    With a `name` and `from_name`, sentences before the one that first mentions the name are skipped.
+    """
+    counts = term_counts(plain)
+    parts = sentences(plain)[:_SENTENCES]
+    contribution = next((i for i, s in enumerate(parts) if _CUE.search(s)), 0)
+    context = _Context(counts, vocabulary, name.lower(), contribution, -1)
+    out: list[Candidate] = []
+    for kind, phrase in described or ():
+        words = phrase.split()
+        if words:
+            # An expansion is taken whole; a description may be cut at any phrase boundary.
+            ends = [len(words)] if kind == "expansion" or len(words) <= _MIN_WORDS else _ends(words)
+            out.extend(_spans(words, ends or [len(words)], kind, -1, context))
+    # A named paper's description comes from where the name is introduced or later:
+    # "NAME: <the problem the opening sentence states>" would misstate what NAME is.
+    mention = next((i for i, s in enumerate(parts) if name and name in s), -2) if name else -2
+    first = max(mention, 0) if from_name else 0
+    for index, sentence in enumerate(parts):
+        if index < first:
+            continue
+        context = _Context(counts, vocabulary, name.lower(), contribution, index if index == mention else -2)
+        if "(" in sentence or "[" in sentence:
+            sentence = _PARENTHETICAL.sub("", sentence)
+        if "—" in sentence:
+            # An em dash ends a phrase as a comma does ("Models—adapting").
+            sentence = sentence.replace("—", ", ")
+        for kind, offset in _starts(sentence, index):
+            words = sentence[offset:].split()[: _MAX_WORDS + 1]
+            out.extend(_spans(words, _ends(words), kind, index, context))
+    return out
+
+
+def _starts(sentence: str, index: int) -> list[tuple[str, int]]:
+    """Return (kind, character offset) where a title may start in the sentence."""
+    starts: list[tuple[str, int]] = []
+    if index < 3:
+        lead = _LEADERS.match(sentence)
+        starts.append(("sentence", lead.end() if lead else 0))
+    for cue in _CUE.finditer(sentence):
+        verb = cue.group(1).lower()
+        verb = verb[:-1] if verb.endswith("s") and verb[:-1] in _CUE_KINDS else verb
+        opening = _OPENING.match(sentence, cue.end())
+        starts.append((_CUE_KINDS.get(verb, "cue"), opening.end() if opening else cue.end()))
+    for by in _BY_INTRODUCING.finditer(sentence):
+        opening = _OPENING.match(sentence, by.end())
+        starts.append(("by", opening.end() if opening else by.end()))
+    return starts
+
+
+def _ends(words: list[str]) -> list[int]:
+    """Return each span length at a phrase boundary, from _MIN_WORDS to _MAX_WORDS words."""
+    ends = []
+    for end in range(_MIN_WORDS, min(len(words), _MAX_WORDS) + 1):
+        last = words[end - 1]
+        key = word_key(last)
+        if not key or key in SMALL_WORDS or key in NEEDS_MORE or last.endswith(("(", "-", "/")):
+            continue
+        if last[-1] in ".,;:!?)" or end == len(words) or word_key(words[end]) in _BOUNDARY_NEXT:
+            ends.append(end)
+        if last[-1] in ";:":
+            break
+    return ends
+
+
+@dataclass(frozen=True)
+class _Context:
+    counts: Counter[str]
+    vocabulary: Vocabulary
+    name: str
+    contribution: int
+    #: The span's sentence index when that sentence first mentions the name (-1 for the name's descriptions).
+    mention: int
+
+
+def _spans(words: list[str], ends: list[int], kind: str, sentence: int, context: _Context) -> list[Candidate]:
+    """Return the candidates words[:end] for each end; word statistics are summed once, as the span grows."""
+    if not ends:
+        return []
+    vocabulary, counts = context.vocabulary, context.counts
+    kind_features = tuple(float(kind == k) for k in KINDS)
+    sentence_features = tuple(float(sentence >= 0 and min(sentence, 5) == i) for i in range(6))
+    head = (
+        *kind_features, *sentence_features, float(sentence == context.contribution), float(sentence == context.mention)
+    )
+    keys = [w.strip(_PUNCT).lower() for w in words[: ends[-1]]]
+    first = keys[0]
+    first_features = (
+        float(first.endswith("ing")),
+        float(first.endswith("s") and words[0][:1].islower() and first not in SMALL_WORDS),
+        float(first in {"how", "whether", "why", "when", "what"}),
+    )
+    first_rate = vocabulary.title_rate.get(first, vocabulary.unknown_rate)
+    out = []
+    idf_sum = idf_max = tf_sum = repeated = small = rate_sum = 0.0
+    rate_min, content, names, digits, commas, ands, has_name, reference = 1.0, 0, 0, 0.0, 0, 0, 0.0, 0.0
+    end_at = 0
+    for end in ends:
+        for i in range(end_at, end):
+            key, word = keys[i], words[i]
+            rate = vocabulary.title_rate.get(key, vocabulary.unknown_rate)
+            rate_sum += rate
+            rate_min = min(rate_min, rate)
+            if key in SMALL_WORDS:
+                small += 1
+            else:
+                idf = vocabulary.idf.get(key, vocabulary.unknown_idf)
+                tf = min(counts.get(key, 1), 5)
+                idf_sum += idf
+                idf_max = max(idf_max, idf)
+                tf_sum += tf
+                repeated += tf >= 2
+                content += 1
+            if key == context.name:
+                has_name = 1.0
+            elif word[1:] != word[1:].lower():
+                names += 1
+            if not digits and not word.isalpha() and any(c.isdigit() for c in word):
+                digits = 1.0
+            commas += i < end - 1 and word.endswith(",")
+            ands += key == "and"
+            reference = reference or float(key in _REFERENCE_WORDS)
+        end_at = end
+        n = end
+        last = words[end - 1][-1]
+        at_end = end == len(words)
+        c = max(content, 1)
+        features = (
+            *head,
+            n / 10,
+            (n / 10) ** 2,
+            float(n <= 3),
+            float(4 <= n <= 6),
+            float(7 <= n <= 9),
+            float(10 <= n <= 12),
+            float(n >= 13),
+            float(last in ".,;:!?)"),
+            float(at_end),
+            float(not at_end and last not in ".,;:!?)"),
+            idf_sum / c / 10,
+            idf_max / 10,
+            tf_sum / c / 5,
+            repeated / c,
+            small / n,
+            rate_sum / n,
+            rate_min,
+            *first_features,
+            has_name,
+            min(names, 2) / 2,
+            digits,
+            min(commas, 3) / 3,
+            min(ands, 2) / 2,
+            reference,
+            first_rate,
+        )
+        out.append(Candidate(" ".join(words[:end]), kind, sentence, end, features))
+    return out
+
+
+def idf_of(document_frequency: int, documents: int) -> float:
+    """Return the smoothed inverse document frequency the vocabulary stores."""
+    return math.log((documents + 1) / (document_frequency + 1)) + 1

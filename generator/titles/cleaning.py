@@ -1,0 +1,188 @@
+"""Clean a candidate title and tell what is wrong with a title.
+
+`polish` turns a phrase cut from an abstract into a title as a venue would
+print it; `title_defects` names what a reader would see as broken in any title
+(inferred or real). Both are pure functions of text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+
+def word_set(text: str) -> frozenset[str]:
+    """Return the words of a space-separated list."""
+    return frozenset(text.split())
+
+
+SMALL_WORDS = word_set(
+    "a an and as at but by for from in into nor of on onto or over the to up via vs with without per "
+    "than"
+)
+# Words that promise a continuation: a title cut right after one reads unfinished
+# ("... Response Quality Based", "... Models Using").
+NEEDS_MORE = word_set(
+    "based using that which whose where while when such through including across between toward "
+    "towards leveraging given like against beyond within among along under is are was were be been "
+    "can will this these those their our its we us it they them whether how aims seeks tends needs "
+    "attempts tries allows enables helps requires fails struggles remains serves see"
+)
+# Words that point at something outside the title ("... Resolves These Issues").
+_REFERENCES = word_set("this these those such their our we us its they them")
+# "... and Beyond" ends a real title well; the other words leave it unfinished.
+_BAD_ENDINGS = (SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}
+_GENERIC = SMALL_WORDS | word_set(
+    "novel new simple effective efficient general unified first framework method approach model "
+    "benchmark dataset system technique algorithm pipeline paradigm strategy scheme mechanism "
+    "training toolkit suite tool library agent architecture network module methods models frameworks"
+)
+_CLAUSE_STARTS = word_set("which that who whose where whereas while and or but")
+# "... Results That Validate", "... Decision-Making Is Central": a clause cut after its verb.
+_CLAUSE_VERBS = word_set("that which who is are was were")
+_FIRST_PERSON = word_set("we our us")
+_SUPERSCRIPTS = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")
+_POWER = re.compile(r"\^\{?([0-9+\-n]{1,3})\}?")
+_SUBSCRIPT = re.compile(r"_\{?([A-Za-z0-9]{1,3})\}?")
+_MARKUP = re.compile(r"[\\$*_`{}^~|<>#]|\*\*|\]\(")
+_STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
+# "cApability", "reinfOrcement": a word typeset to spell an acronym, not a name's own casing.
+_ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
+_A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z])")
+_WORD = re.compile(r"[^\s]+")
+
+
+def math_as_text(text: str) -> str:
+    """Render simple math in a name as text: "BrainM^3" -> "BrainM³", "x_{t}" -> "xt"."""
+    if "^" in text:
+        text = _POWER.sub(lambda m: m.group(1).translate(_SUPERSCRIPTS), text)
+    if "_" in text:
+        text = _SUBSCRIPT.sub(r"\1", text)
+    return text
+
+
+@lru_cache(maxsize=1)
+def dictionary() -> frozenset[str]:
+    """Return the lowercase words common in abstracts (generator/data/words.txt)."""
+    text = resources.files("generator").joinpath("data/words.txt").read_text(encoding="utf-8")
+    return frozenset(text.split())
+
+
+def acronym_cased(part: str) -> bool:
+    """Return True for a dictionary word typeset to spell an acronym ("cApability", "reinfOrcement")."""
+    # Only a dictionary word is mended: "fastText" or "mixGen" are names, "cApability" is not.
+    if len(part) < 5 or not part.isalpha() or not part[0].islower() or part.islower():
+        return False
+    return part.lower() in dictionary()
+
+
+def mend_casing(word: str) -> str:
+    """Lower a word whose capitals spell an acronym inside it ("cApability" -> "capability")."""
+    if word.islower() or word.isupper():
+        return word
+    return "-".join(part.lower() if acronym_cased(part) else part for part in word.split("-"))
+
+
+def mend_expansion(text: str) -> str:
+    """Write an acronym's expansion as words: "Length-bAsed StEp Reward" -> "Length-Based Step Reward".
+
+    One capital inside a word of an expansion marks the acronym's letter ("bAsed", "extensioN");
+    a word with more ("RoPE") is a name and keeps its casing.
+    """
+    words = []
+    for word in text.split():
+        parts = word.split("-")
+        words.append("-".join(
+            p[:1].upper() + p[1:].lower() if p.isalpha() and sum(c.isupper() for c in p[1:]) == 1 else p
+            for p in parts
+        ))
+    return " ".join(words)
+
+
+def title_case(text: str) -> str:
+    """Capitalise like a venue title, keeping acronyms and names as written."""
+    text = _STRAY.sub("", math_as_text(text)).strip().strip(" ,;:").rstrip(".")
+    out: list[str] = []
+    for i, word in enumerate(text.split()):
+        word = mend_casing(word)
+        lower = word.lower()
+        if i > 0 and lower in SMALL_WORDS and not out[-1].endswith(":"):
+            out.append(lower)
+        else:
+            # Capitalise each all-lowercase part ("length-based" -> "Length-Based");
+            # keep parts with capitals as written (acronyms, names: "GaLLoP" stays).
+            out.append("-".join(p[:1].upper() + p[1:] if p.islower() else p for p in word.split("-")))
+    return " ".join(out)
+
+
+def drop_dangling(words: list[str]) -> list[str]:
+    """Drop trailing words a title must not end on ("of", "and", "using", "these")."""
+    while len(words) > 1 and (
+        words[-1].lower().strip(",;:") in SMALL_WORDS
+        or words[-1].lower().strip(",;:") in NEEDS_MORE
+        or words[-1].endswith(("(", "-", "/"))
+        or len(words[-1].strip(",.;:")) < 2
+    ):
+        words = words[:-1]
+    if words:
+        words[-1] = words[-1].rstrip(",;:")
+    return words
+
+
+def balance_brackets(text: str) -> str:
+    """Remove brackets that do not close (or open) within the title."""
+    for left, right in ("()", "[]", "{}"):
+        while text.count(left) != text.count(right):
+            index = text.rfind(left) if text.count(left) > text.count(right) else text.find(right)
+            text = (text[:index] + text[index + 1 :]).replace("  ", " ")
+    return text.strip()
+
+
+def polish(text: str) -> str:
+    """Return `text` as a clean title: no markup, balanced brackets, no dangling end, venue casing."""
+    text = balance_brackets(" ".join(title_case(text).split()))
+    text = _A_VOWEL.sub("An ", re.sub(r"\(\s*\)", "", text))
+    return " ".join(drop_dangling(text.split())).strip(" ,;:")
+
+
+def title_defects(title: str) -> list[str]:
+    """Return what a reader would see as broken in `title` (empty when it reads clean).
+
+    Defects: "markup" (LaTeX/Markdown or a stray ^ _ * $ { }), "brackets" (unbalanced),
+    "ellipsis", "reference" (a "this", "these", "our", "we" ... pointing outside the title),
+    "ending" (ends on a function word such as "via", "of", "and", "to", or right after "that"),
+    "length" (not 3-16 words), "generic" (the part after "NAME: " has under two specific words),
+    "fragment" (a title or its description starting with "which", "that", "and"),
+    "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
+    """
+    defects = []
+    if _MARKUP.search(title):
+        defects.append("markup")
+    if any(title.count(a) != title.count(b) for a, b in ("()", "[]")):
+        defects.append("brackets")
+    if "…" in title or "..." in title:
+        defects.append("ellipsis")
+    words = [w.strip(",;:.!?()[]\"'“”").lower() for w in _WORD.findall(title)]
+    words = [w for w in words if w]
+    segment_starts = {0} | {i + 1 for i, w in enumerate(_WORD.findall(title)) if w.endswith((":", "?"))}
+    if any(w in _FIRST_PERSON or (w in _REFERENCES and i not in segment_starts) for i, w in enumerate(words)):
+        defects.append("reference")
+    if words and (words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in _CLAUSE_VERBS)):
+        defects.append("ending")
+    if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)):
+        # "WizardMath: Which Enhances ...": a relative clause where a description should be.
+        defects.append("fragment")
+    if not 3 <= len(words) <= 16:
+        defects.append("length")
+    elif ": " in title and len([w for w in title.split(": ", 1)[1].lower().split() if w not in _GENERIC]) < 2:
+        # "ROSA: Training Paradigm", "ENACT: A Benchmark": the description says nothing.
+        defects.append("generic")
+    letters = [c for c in title if c.isalpha()]
+    if (
+        (len(letters) > 12 and all(c.isupper() for c in letters))
+        or (letters and title.lstrip("\"'“(")[:1].islower() and not re.match(r"^[a-z]+[A-Z]", title))
+        or any(acronym_cased(part.strip(",;:.()")) for w in title.split() for part in w.split("-"))
+    ):
+        defects.append("casing")
+    return defects

@@ -1,0 +1,497 @@
+"""Find the name an abstract introduces for its own method, model, dataset or benchmark.
+
+`name_candidates` lists every word the abstract may be naming its contribution
+with, each with the evidence for it (the patterns that found it, how often it
+recurs, whether other abstracts use it); the shipped model weighs that evidence
+(`model.py`). `describe` returns a name's expansion or a short description.
+All functions are pure: text in, text out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from itertools import pairwise
+from typing import Protocol
+
+from .cleaning import SMALL_WORDS, dictionary, drop_dangling, word_set
+
+# Names that abstracts mention but rarely introduce: baselines, benchmarks, generic acronyms.
+_NOT_OWN_NAMES = word_set(
+    "AI ML RL LLM LLMs MLLM MLLMs VLM VLMs LM LMs NLP CV GPU GPUs CPU API APIs SOTA GRPO DPO PPO RLHF "
+    "RLVR SFT KL MSE SGD Adam AdamW LoRA CNN CNNs RNN RNNs GNN GNNs ViT ViTs MLP MLPs GAN GANs VAE "
+    "VAEs MTEB GSM8K MATH AIME MMLU HumanEval COCO ImageNet CIFAR BERT GPT CLIP LLaMA Llama Qwen "
+    "Mistral Gemini Claude DeepSeek OOD IID PDE PDEs ODE ODEs SDE SDEs MDP MDPs POMDP ICL RAG CoT QA "
+    "VQA TTA NeRF DiT DiTs UNet Transformer Transformers MoE KV FID BLEU ROUGE"
+)
+_VERBS = (
+    r"(?:introduce|propose|present|develop|design|build|release|curate|construct|contribute|offer|"
+    r"put forward|formulate|establish)"
+)
+_NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*(?:-\d+)?"
+# A name the text introduces has a capital letter somewhere ("WebShaper", "nnU-Net").
+_CAPITALISED_NAME = r"(?=[\w.+-]*[A-Z])" + _NAME
+_INTRO = re.compile(
+    rf"\b(?:[Ww]e|[Tt]his (?:paper|work)|[Oo]ur (?:work|paper))\s+(?:also\s+|further\s+|first\s+|then\s+)?{_VERBS}s?\s+"
+    rf"(?:(?:a|an|the)\s+)?(?:(?:new|novel|simple|unified|general|first|large-scale|scalable|lightweight|"
+    rf"comprehensive|principled|efficient|effective)\s+)*"
+    rf"(?:(?:[\w-]+\s+){{0,5}}?(?:method|framework|approach|model|benchmark|dataset|algorithm|system|technique|"
+    rf"paradigm|architecture|pipeline|suite|toolkit|library|agent|strategy|metric|objective|module|network|"
+    rf"environment|tool|loss|scheme|mechanism|platform|family|corpus)s?,?\s+(?:called\s+|named\s+|dubbed\s+|"
+    rf"termed\s+)?)?[\"“']?({_CAPITALISED_NAME})",
+)
+_CALLED = re.compile(rf"\b(?:called|named|dubbed|termed|coined|denoted(?: as| by)?)\s+[\"“']?({_NAME})")
+# The lookahead fails fast at most characters: a match starts only at the text's start, [.;:] or i/p.
+_APPOSITIVE = re.compile(rf"(?=[.;:ip]|^)(?:^|[.;:]\s+|\bintroduc\w+\s+|\bpropos\w+\s+|"
+    rf"\bpresent\w*\s+)({_NAME}),\s+(?:a|an|the)\s+")
+_ACRONYM_WORD = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by)"
+_ACRONYM_NEXT = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by|[a-z][\w-]*)"
+# "Path of Least Resistance (PoLR)": the "(NAME)" is found first, then the
+# phrase that ends right before it; trying the phrase at every word is slow.
+_PAREN_ACRONYM = re.compile(r"\s+\(([A-Z][A-Za-z0-9-]{1,15})\)")
+_PHRASE_BEFORE = re.compile(rf"{_ACRONYM_WORD}(?:\s+{_ACRONYM_NEXT}){{1,12}}\Z")
+#: How far before "(NAME)" its phrase may start.
+_PHRASE_REACH = 400
+_BOLD_LETTERS = re.compile(r"((?:[A-Za-z-]*\*\*[A-Z]{1,3}\*\*[A-Za-z-]*\s*){2,})")
+_TEXTBF_LETTERS = re.compile(
+    r"((?:[A-Za-z-]*\$?\\textbf\{[A-Z]{1,3}\}\$?[A-Za-z-]*[\s/]*(?:(?:with|of|and|for|the|via|in|on|to|from)\s+)?){2,})"
+)
+_COINED_IN_PARENS = re.compile(r"[A-Za-z]\s+\(((?=[A-Za-z0-9-]*[a-z][A-Za-z0-9-]*[A-Z]|"
+    r"[A-Z][a-z]+[A-Z])[A-Z][A-Za-z0-9-]{2,24})\)")
+_BOLD_NAME = re.compile(rf"\*\*({_NAME})\*\*|\\textbf\{{({_NAME})\}}")
+_MACRO_NAME = re.compile(r"\\([A-Z][A-Za-z0-9]{1,20})\{\}")
+_LEADERS = re.compile(
+    r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|"
+    r"solve) (?:this|these|the)(?: \w+){0,2}|"
+    r"in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|to this end|"
+    r"motivated by (?:this|these)(?: \w+)?|"
+    r"building on (?:this|these)(?: \w+)?|concretely|instead|however|moreover|finally|overall)\s*,?\s*)+",
+    re.I,
+)
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+(?:(?:new|novel|simple|general|first|unified|principled)\s+)*", re.I)
+_CUT = re.compile(
+    r",\s+(?:i\.e\.|e\.g\.|namely|revealing|which|where|while|whereas|and we|thereby|allowing|enabling|"
+    r"showing|achieving|leading|resulting|"
+    r"making|demonstrating|providing|yielding|we)\b|;|\s+(?:which|thereby|while|whereas|so that|such that|"
+    r"in order to|where)\s|:\s|\s+[-\u2013\u2014]\s|"
+    r"\s+and\s+(?:then\s+)?(?:show|find|demonstrate|prove|propose|introduce|"
+    r"present|reveal|observe|provide|use|evaluate|apply|validate)\b",
+    re.I,
+)
+@dataclass(frozen=True)
+class NameCandidate:
+    """A word the abstract may name its contribution with, and the evidence for it."""
+
+    name: str
+    features: tuple[float, ...]
+    expansion: str = ""
+    position: int = 0  # where the name is first mentioned (characters into the plain text)
+
+
+#: The evidence `name_candidates` gives for each name, in the order of NameCandidate.features.
+NAME_FEATURES = (
+    "bold_letters", "textbf_letters", "macro", "bold", "introduced", "called", "appositive", "acronym",
+    "coined_in_parens", "mentions", "mentioned_once", "common", "not_own", "inside_expansion",
+    "first_position", "has_digit", "has_hyphen", "all_capitals", "short", "long", "camel_case", "in_first_sentence",
+    "pattern_count", "lower_start", "plural", "cue_before", "after_first_cue", "rule_score", "rule_choice",
+)
+# "we propose / introduce / present ...": a name mentioned soon after is the paper's own.
+_CUE_VERB = re.compile(
+    r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|then\s+|first\s+)?"
+    r"(?:introduc|propos|present|develop|design|buil|releas|construct|curat|contribut|formulat|devis|creat)", re.I
+)
+#: How far after "we propose" a mention counts as the proposed thing's.
+_CUE_REACH = 200
+# The hand-written rules' weights for each pattern (bold letters ... coined in parentheses):
+# their score is one more piece of evidence, and their choice another.
+_RULE_WEIGHTS = (6, 6, 4, 3, 5, 4, 3, 3, 3)
+# Name-shaped words: a capital past the first letter or a digit ("VisionReasoner", "M3-Agent", "GPT-4o").
+_NAME_WORD = re.compile(
+    r"(?<![\w-])([A-Za-z](?=[A-Za-z0-9+.-]*[A-Z0-9])[A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*)(?![\w-])"
+)
+_MENTION_CAP = 6
+
+
+def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
+    """Return every word the abstract may introduce as its own name, in order of first mention."""
+    evidence: dict[str, list[float]] = {}
+    expansions: dict[str, str] = {}
+
+    def mark(name: str, feature: int) -> None:
+        evidence.setdefault(name, [0.0] * 9)[feature] = 1.0
+
+    bold = "**" in raw
+    for match in _BOLD_LETTERS.finditer(raw) if bold else ():
+        letters = "".join(re.findall(r"\*\*([A-Z]{1,3})\*\*", match.group(1)))
+        if len(letters) >= 3:
+            name = _acronym_with_suffix(letters, raw)
+            mark(name, 0)
+            # "**L**ength-b**A**sed **S**t**E**p **R**eward shaping (LASER)"
+            spelled = match.group(1).replace("**", "") + _words_before_paren(raw[match.end():])
+            expansions[name] = " ".join(w[:1].upper() + w[1:].lower() for w in spelled.split())
+    for match in _TEXTBF_LETTERS.finditer(raw) if "\\textbf" in raw else ():
+        letters = "".join(re.findall(r"\\textbf\{([A-Z]{1,3})\}", match.group(1)))
+        if len(letters) >= 3:
+            mark(letters, 1)
+    for match in _MACRO_NAME.finditer(raw) if "\\" in raw else ():
+        mark(match.group(1), 2)
+    for match in _BOLD_NAME.finditer(raw) if bold or "\\textbf" in raw else ():
+        mark(match.group(1) or match.group(2), 3)
+    for match in _INTRO.finditer(plain):
+        mark(match.group(1), 4)
+    for match in _CALLED.finditer(plain):
+        mark(match.group(1), 5)
+    for match in _APPOSITIVE.finditer(plain):
+        mark(match.group(1), 6)
+    inside_expansions: set[str] = set()
+    for phrase, acronym in _acronyms(plain):
+        if _expansion_matches(phrase, acronym) and _capitalised(phrase, acronym):
+            # "Path of Least Resistance (PoLR)" names a contribution; "self-supervised learning (SSL)" a field.
+            mark(acronym, 7)
+            inside_expansions.update(_trim_expansion(phrase, acronym).split())
+            inside_expansions.discard(acronym)
+    for match in _COINED_IN_PARENS.finditer(plain):
+        # "World-Model-Based Policy Evaluation Environment (WorldGym), an ...": a coined name in parentheses.
+        mark(match.group(1), 8)
+    first_seen: dict[str, int] = {}
+    for match in _NAME_WORD.finditer(plain):
+        word = match.group(1).rstrip(".")
+        if word not in first_seen and (word in evidence or looks_like_name(word)):
+            first_seen[word] = match.start()
+    common = _common_names()
+    cues = [m.end() for m in _CUE_VERB.finditer(plain)]
+    first_cue = cues[0] if cues else len(plain)
+    first_end = plain.find(". ") if ". " in plain else len(plain)
+    opening_cue = bool(cues) and cues[0] < first_end
+    spelled_out = {acronym for _, acronym in _acronyms(plain)}
+    rows = []
+    for name, position in sorted(first_seen.items(), key=lambda item: (item[1], item[0])):
+        found = evidence.get(name)
+        if not looks_like_name(name) or name in _NOT_OWN_NAMES or _compound_word(name):
+            continue
+        if position < first_end and name in spelled_out and not opening_cue and not (found and any(found[:4])):
+            continue  # "Temporal Video Grounding (TVG) aims to ...": the opening names the field, not the paper
+        mentions = count_word(plain, name)
+        if found is None and mentions < 2:
+            continue  # a name-shaped word mentioned once, by no pattern: not worth weighing
+        patterns = found or [0.0] * 9
+        marked = patterns[0] or patterns[1] or patterns[2]
+        rule = sum(w * p for w, p in zip(_RULE_WEIGHTS, patterns, strict=True)) + min(mentions, _MENTION_CAP)
+        rule -= 6 * (name in common and not marked) + 6 * (name in inside_expansions) + 99 * (name in _NOT_OWN_NAMES)
+        upper = sum(c.isupper() for c in name)
+        features = (
+            *patterns,
+            min(mentions, _MENTION_CAP) / _MENTION_CAP,
+            float(mentions <= 1),
+            float(name in common and not marked),
+            float(name in _NOT_OWN_NAMES),
+            float(name in inside_expansions),
+            round(position / max(len(plain), 1), 3),
+            float(any(c.isdigit() for c in name)),
+            float("-" in name),
+            float(name.isupper()),
+            float(len(name) <= 3),
+            float(len(name) >= 9),
+            float(upper >= 2 and not name.isupper()),
+            float(position < first_end),
+            sum(patterns) / 3,
+            float(name[0].islower()),
+            float(name.endswith("s") and name[:-1].isupper()),
+            float(any(0 <= start - end <= _CUE_REACH for start in _unjoined_starts(plain, name) for end in cues)),
+            float(position >= first_cue),
+            max(rule, -10) / 10,
+        )
+        rows.append((name, features, rule, position))
+    # The rules took the first name with the highest score, if it reached 5.
+    top = max((r for _, _, r, _ in rows), default=0)
+    choice = next((name for name, _, r, _ in rows if r == top), "") if top >= 5 else ""
+    return [
+        NameCandidate(name, (*features, float(name == choice)), expansions.get(name, ""), position)
+        for name, features, _, position in rows
+    ]
+
+
+class Scorer(Protocol):
+    """Anything that scores a feature vector (model.Linear)."""
+
+    def score(self, features: tuple[float, ...]) -> float: ...
+
+
+#: The hand-written rules' score at which their name is taken even below the scorer's threshold
+#: (chosen on the tune part: recall 0.76 -> 0.79 at precision 0.48).
+RULE_BAR = 6
+#: Names first mentioned closer together than this (characters) are introduced side by side.
+_SIDE_BY_SIDE = 120
+
+
+def choose_name(candidates: list[NameCandidate], scorer: Scorer, threshold: float) -> NameCandidate | None:
+    """Return the candidate the scorer ranks first above `threshold`, else one the rules are sure of, else None."""
+    best, best_score = None, threshold
+    for candidate in candidates:
+        score = scorer.score(candidate.features)
+        # Candidates come in order of first mention: on a tie the earlier name wins.
+        if score > best_score:
+            best, best_score = candidate, score
+    if best is None:
+        # Strong evidence is plainly right even where the scorer hesitates: "we introduce
+        # Stackelberg Coupled ... Learning (SCORER)" names the paper's method.
+        strong = [c for c in candidates if _strong(c)]
+        # Strong names introduced side by side ("AFS, DRA and VQOS") are the parts of an unnamed whole.
+        if any(0 < b.position - a.position < _SIDE_BY_SIDE for a, b in pairwise(strong)):
+            return None
+        best = next((c for c in strong if c.features[-1]), strong[0] if strong else None)
+    return best
+
+
+def _strong(candidate: NameCandidate) -> bool:
+    """Return True when the rules' evidence is strong: a high score, or a spelled-out acronym used again."""
+    features = dict(zip(NAME_FEATURES, candidate.features, strict=True))
+    if features["in_first_sentence"] and not features["cue_before"]:
+        return False  # "Temporal Video Grounding (TVG) aims to ...": the opening names the field
+    if features["rule_choice"] and features["rule_score"] * 10 >= RULE_BAR:
+        return True
+    return bool(features["acronym"] and features["cue_before"] and not features["mentioned_once"])
+
+
+_TWO_CAPITALS = re.compile(r"^[A-Z]{2}[a-z]{5,}$")
+_INNER_CAPITAL = re.compile(r"^[a-z]+[A-Z][a-z]+$")
+
+
+def _compound_word(name: str) -> bool:
+    """Return True for words shaped like a name that are not one.
+
+    A capitalised compound of plain words ("Fine-Tuning", "Visually-Perceptive"), a compound
+    ending in a plain word ("AI-assisted", "LLM-based"), or acronym typography on a
+    dictionary word ("DEtached", "Length-bAsed": the name is the acronym they spell).
+    """
+    parts = name.split("-")
+    if len(parts) > 1 and all(len(p) >= 3 and p.isalpha() and p[0].isupper() and p[1:].islower() for p in parts):
+        return True
+    if len(parts) > 1 and parts[-1].islower() and parts[-1] in dictionary():
+        return True
+    return any(_TWO_CAPITALS.match(p) or (_INNER_CAPITAL.match(p) and p.lower() in dictionary()) for p in parts)
+
+
+def count_word(text: str, word: str) -> int:
+    """Count the occurrences of `word` in `text` not joined to a letter, digit, _ or hyphen."""
+    end = len(word)
+    return sum(1 for start in _unjoined_starts(text, word) if not _joins(text[start + end : start + end + 1]))
+
+
+def _unjoined_starts(text: str, word: str) -> Iterator[int]:
+    """Yield where `word` starts in `text` without a letter, digit, _ or hyphen right before it."""
+    start = text.find(word)
+    while start >= 0:
+        if not _joins(text[start - 1 : start] if start else ""):
+            yield start
+        start = text.find(word, start + 1)
+
+
+def _joins(char: str) -> bool:
+    """Return True when `char` would join a word to its neighbour: a letter, digit, _ or hyphen."""
+    return bool(char) and (char.isalnum() or char in "_-")
+
+
+@lru_cache(maxsize=1)
+def _common_names() -> frozenset[str]:
+    text = resources.files("generator").joinpath("data/common_names.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def _capitalised(phrase: str, acronym: str) -> bool:
+    """Return True when the words spelling the acronym are mostly capitalised."""
+    words = [w for w in phrase.split() if w.lower() not in SMALL_WORDS]
+    tail = words[-max(2, sum(c.isupper() for c in acronym)):]
+    return bool(tail) and sum(w[0].isupper() for w in tail) / len(tail) >= 0.5
+
+
+def _words_before_paren(text: str) -> str:
+    # Up to three lowercase words between a spelled-out acronym and its "(NAME)".
+    match = re.match(r"((?:\s*[a-z][\w-]*){0,3})\s*\(", text)
+    return match.group(1) if match else ""
+
+
+def _acronym_with_suffix(letters: str, raw: str) -> str:
+    # "**L**ength-b**A**sed ... (LASER)": prefer the acronym as the text spells it.
+    spelled = re.search(rf"\b({letters}(?:-[A-Z0-9]+)?)\b", raw)
+    return spelled.group(1) if spelled else letters
+
+
+def looks_like_name(word: str) -> bool:
+    """Return True for words shaped like a method name: GRACE, VisionReasoner, M3-Agent."""
+    if len(word) < 2 or len(word) > 30 or word.lower() in SMALL_WORDS:
+        return False
+    upper = sum(c.isupper() for c in word)
+    # A name has a capital past its first letter (GRACE, VisionReasoner, Zebra-CoT) or a digit.
+    return upper >= 2 or (upper >= 1 and any(c.isdigit() for c in word)) or (
+        word[0].isupper() and any(c.isupper() for c in word[1:])
+    )
+
+
+def _expansion_matches(phrase: str, acronym: str) -> bool:
+    """Return True when the phrase spells the acronym: its capitals, in order, end the phrase."""
+    letters = "".join(c for c in acronym if c.isupper())
+    if len(letters) < 2:
+        return False
+    initials = "".join(w[0] for w in re.split(r"[\s-]+", phrase) if w and w[0].isupper())
+    capitals = "".join(c for c in phrase if c.isupper())
+    return letters[:2] in initials or _subsequence(letters, capitals[-2 * len(letters):])
+
+
+@lru_cache(maxsize=16)
+def _acronyms(plain: str) -> tuple[tuple[str, str], ...]:
+    """Return each (phrase, "NAME") where a phrase of capitalised words is followed by "(NAME)"."""
+    found = []
+    floor = 0  # matches do not overlap: a phrase starts after the previous "(NAME)"
+    for paren in _PAREN_ACRONYM.finditer(plain):
+        phrase = _PHRASE_BEFORE.search(plain, max(floor, paren.start() - _PHRASE_REACH), paren.start())
+        if phrase:
+            found.append((phrase.group(0), paren.group(1)))
+            floor = paren.end()
+    return tuple(found)
+
+
+def _subsequence(needle: str, haystack: str) -> bool:
+    it = iter(haystack)
+    return all(c in it for c in needle)
+
+
+def descriptions(name: str, plain: str) -> list[tuple[str, str]]:
+    """Return (kind, phrase) for each way the abstract spells out or describes `name`.
+
+    Kinds: "expansion" (the words the name abbreviates), "appositive" ("NAME, a ..."),
+    "before" ("a ... called NAME"), "copula" ("NAME is a ...").
+    """
+    found: list[tuple[str, str]] = []
+    # "Generative Representation Learning via Contrastive Policy Optimization (GRACE)"
+    for spelled, acronym in _acronyms(plain):
+        if acronym != name:
+            continue
+        if _expansion_matches(spelled, name):
+            phrase, kind = _trim_expansion(spelled, name), "expansion"
+        else:
+            # A coined name after what it is: "a World-Model-Based Policy Evaluation Environment (WorldGym)".
+            phrase, kind = _clip(_ARTICLE.sub("", _LEADING_VERB.sub("", _LEADERS.sub("", spelled)))), "before"
+        if phrase and len(phrase.split()) >= 2:
+            found.append((kind, phrase))
+            break
+    # The patterns below follow the name, so they are tried right after each of its
+    # occurrences (not joined to a word or hyphen before it), first occurrence first:
+    # the same match a search of "name + pattern" finds, without compiling a pattern per name.
+    # "GRACE (Generative Representation Learning via ...)"
+    after = _after_name(_EXPANSION_AFTER, name, plain)
+    if after and _expansion_matches(after.group(1), name):
+        found.append(("expansion", after.group(1)))
+    # "WorldGym, a world-model environment for policy evaluation"
+    appositive = _after_name(_APPOSITIVE_AFTER, name, plain)
+    if appositive:
+        found.append(("appositive", _clip(appositive.group(1))))
+    # "we propose a novel framework, GRACE, that ..." -> the phrase before the name.
+    before = _described_before(name, plain)
+    if before:
+        found.append(("before", _clip(before)))
+    # "GRACE is a ..." / "GRACE that ..."
+    copula = _after_name(_COPULA_AFTER, name, plain)
+    if copula:
+        found.append(("copula", _clip(copula.group(1))))
+    return [(kind, phrase) for kind, phrase in found if phrase]
+
+
+_EXPANSION_AFTER = re.compile(r"\s+\(([^()]{8,120})\)")
+_APPOSITIVE_AFTER = re.compile(r"(?:\s+\([^()]*\))?,\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;]{6,200})")
+_COPULA_AFTER = re.compile(r"(?:\s+\([^()]*\))?\s+(?:is|as|which is)\s+(?:a|an)\s+([^.;]{6,200})")
+_VERB_ARTICLE = re.compile(rf"{_VERBS}(?:s|d|ed)?\s+(?:a|an|the)\s+", re.I)
+#: How far a described name may follow "we propose a": the longest phrase the pattern allows, and slack.
+_BEFORE_REACH = 160
+
+
+def _after_name(pattern: re.Pattern[str], name: str, plain: str) -> re.Match[str] | None:
+    """Return the first match of `pattern` right after `name` where the name is not part of a longer word."""
+    for start in _unjoined_starts(plain, name):
+        match = pattern.match(plain, start + len(name))
+        if match:
+            return match
+    return None
+
+
+_DESCRIBED = re.compile(r"(?:(?:new|novel|simple)\s+)?([^.;,]{6,120}?),?\s+(?:called\s+|named\s+|dubbed\s+|"
+    r"termed\s+)?\Z", re.I)
+
+
+def _described_before(name: str, plain: str) -> str:
+    """Find "we propose a <phrase>, (called) NAME": the phrase that describes the name."""
+    ends = [m.end() for m in _VERB_ARTICLE.finditer(plain)]
+    if not ends:
+        return ""
+    for start in _unjoined_starts(plain, name):
+        if _joins(plain[start + len(name) : start + len(name) + 1]):
+            continue
+        # The nearest "propose a" before this mention, within reach, that the phrase runs on from.
+        for end in reversed(ends):
+            if start - _BEFORE_REACH <= end <= start:
+                match = _DESCRIBED.match(plain[end:start])
+                if match:
+                    return match.group(1)
+                break
+    return ""
+
+
+_LEADING_VERB = re.compile(
+    r"^(?:(?:we|this (?:paper|work))\s+)?(?:\w+ly\s+)?(?:introduce|propose|present|develop|design|call|term|"
+    r"name|dub)[sd]?\s+",
+    re.I,
+)
+
+
+def _trim_expansion(phrase: str, acronym: str) -> str:
+    """Keep the tail of a phrase that spells the acronym ("... via Contrastive Policy Optimization").
+
+    The acronym's capitals are matched from the end against each word's capitals
+    (or its first letter); up to three words that match nothing may sit between.
+    """
+    words = phrase.split()
+    letters = [c.lower() for c in acronym if c.isupper()]
+    j, start, misses = len(letters) - 1, len(words), 0
+    for i in range(len(words) - 1, -1, -1):
+        if j < 0:
+            break
+        word = words[i]
+        capitals = [c.lower() for c in word if c.isupper()] or [word[0].lower()]
+        k = len(capitals)
+        if letters[max(0, j - k + 1): j + 1] == capitals[-(j + 1):] or capitals[0] == letters[j]:
+            j -= min(k, j + 1) if letters[max(0, j - k + 1): j + 1] == capitals[-(j + 1):] else 1
+            start, misses = i, 0
+        elif word.lower() in SMALL_WORDS or word[0].islower():
+            misses += 1
+            if misses > 3:
+                break
+        else:
+            break
+    if j >= 0 or start == len(words):
+        # Letters that do not follow word initials ("SCORER"): take the run of
+        # capitalised words (and small words between them) that ends the phrase.
+        start = len(words)
+        while start > 0 and (words[start - 1][:1].isupper() or (
+            words[start - 1].lower() in SMALL_WORDS and start < len(words)
+        )):
+            start -= 1
+        while start < len(words) and words[start].lower() in SMALL_WORDS:
+            start += 1
+        if len(words) - start < 2:
+            return ""
+    return _ARTICLE.sub("", _LEADING_VERB.sub("", " ".join(words[start:])))
+
+
+def _clip(text: str) -> str:
+    """Cut a description at its first clause boundary and at 16 words (the ranker picks shorter cuts)."""
+    cut = _CUT.search(text)
+    if cut:
+        text = text[: cut.start()]
+    text = re.sub(r"\s*\([^()]*\)?$", "", text.strip())
+    words = drop_dangling(text.split()[:16])
+    return " ".join(words).strip(" ,")
+
+

@@ -1,0 +1,121 @@
+"""Title inference: the defect rules, the shipped model, determinism and uniqueness."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from generator.enrich import enrich
+from generator.settings import Settings
+from generator.titles import infer_title, title_defects, unique_titles
+from generator.titles.cleaning import polish
+from generator.titles.model import load_model
+from tests.conftest import ROOT, make_paper
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "GRACE: Generative Representation Learning via Contrastive Policy Optimization",
+        "GaLLoP: Gradient-Based Sparse Learning on Low-Magnitude Parameters",
+        "BrainM³: A Multi-Task Brain Foundation Model",
+        "On the Convergence of Adam and Beyond",
+        "Rubrics as Rewards",
+        "This Is Not a Benchmark: Lessons from Leaderboards",
+        "nnU-Net Revisited: A Call for Rigorous Validation in 3D Medical Image Segmentation",
+    ],
+)
+def test_clean_titles_have_no_defect(title: str) -> None:
+    assert title_defects(title) == []
+
+
+@pytest.mark.parametrize(
+    ("title", "defect"),
+    [
+        ("Rigorous Theoretical Analysis of This Behavior", "reference"),
+        ("Calculus Grounded in Fuzzy Logic That Resolves These Issues", "reference"),
+        ("COMPASS: Multi-Agent Framework That Overcomes These Limitations", "reference"),
+        ("A Method Where We Learn Rewards From Feedback", "reference"),
+        ("Elastic-Cache: Adaptive KV Refresh That Decides When to Refresh via", "ending"),
+        ("Learning Sparse Codes of", "ending"),
+        ("Generalizable Approach That Predicts Bilateral Grids to Correct Photometric…", "ellipsis"),
+        ("BrainM: ^3, a Multi-Task Foundation Model", "markup"),
+        ("_concept-Level Attribution_ Through a Novel Method", "markup"),
+        ("SpeechJudge-GRM: ***SpeechJudge***, a Comprehensive Suite", "markup"),
+        ("Learning $\\alpha$-Divergences for Inference", "markup"),
+        ("cApability-Adaptive cuRriculum reinfOrcement Learning", "casing"),
+        ("IFORMER: INTEGRATING CONVNET AND TRANSFORMER FOR MOBILE", "casing"),
+        ("Sparse Attention (With Sinks for Long Context", "brackets"),
+        ("Adaptive Pruning", "length"),
+        ("A Very Long Title That Goes on and on About Many Things Which Are Not Needed in Any Title at All", "length"),
+    ],
+)
+def test_broken_titles_are_named_by_their_defect(title: str, defect: str) -> None:
+    assert defect in title_defects(title)
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        (
+            "cApability-Adaptive cuRriculum reinfOrcement learning",
+            "Capability-Adaptive Curriculum Reinforcement Learning",
+        ),
+        ("BrainM^3 foundation model", "BrainM³ Foundation Model"),
+        ("**bold** method for *sparse* codes of", "Bold Method for Sparse Codes"),
+        ("GaLLoP for sparse fine-tuning (of LLMs", "GaLLoP for Sparse Fine-Tuning of LLMs"),
+    ],
+)
+def test_polish_mends_markup_casing_and_math(text: str, title: str) -> None:
+    assert polish(text) == title
+
+
+def test_the_model_loads_from_package_data_without_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("no network at build time")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    load_model.cache_clear()
+    model = load_model()
+    assert model.named.weights and model.vocabulary.idf
+    inferred = infer_title("We introduce GRACE, a framework for contrastive policy optimization. GRACE works.")
+    assert inferred.name == "GRACE"
+
+
+ABSTRACTS = [
+    "We introduce FooNet, a sparse network for protein folding. FooNet beats every baseline on CASP.",
+    "Diffusion models memorise their data. We study when memorisation happens and show that it grows with model size.",
+    "We propose Locally Adaptive Sparse Attention (LASA), which attends to nearby tokens. LASA is fast.",
+    "Graph neural networks over-smooth. We present a simple rewiring scheme that keeps deep GNNs expressive.",
+]
+
+
+def test_titles_are_the_same_on_every_run_and_in_any_order() -> None:
+    first = [infer_title(a) for a in ABSTRACTS]
+    load_model.cache_clear()
+    again = [infer_title(a) for a in reversed(ABSTRACTS)][::-1]
+    assert first == again
+    assert all(not title_defects(t.title) for t in first), [t.title for t in first]
+
+
+def test_the_digest_titles_do_not_depend_on_paper_order() -> None:
+    settings = Settings(project_dir=ROOT)
+    papers = [make_paper(abstract, id=f"p{i}") for i, abstract in enumerate(ABSTRACTS)]
+    forward = {p.id: p.title for p in enrich(papers, settings)}
+    backward = {p.id: p.title for p in enrich(list(reversed(papers)), settings)}
+    assert forward == backward
+
+
+def test_colliding_inferred_titles_are_made_unique() -> None:
+    settings = Settings(project_dir=ROOT)
+    same = "We introduce FooNet, a sparse network for protein folding. FooNet beats every baseline."
+    tails = ["It is fast.", "It is small.", "It is new."]
+    papers = [make_paper(f"{same} {tail}", id=f"p{i}") for i, tail in enumerate(tails)]
+    titles = [p.title for p in enrich(papers, settings)]
+    assert len({t.casefold() for t in titles}) == 3
+    assert all("FooNet" in t for t in titles)
+
+
+def test_unique_titles_keep_distinct_titles_and_number_repeats() -> None:
+    assert unique_titles(["A", "a", "B"], ["", "", ""]) == ["A (1)", "a (2)", "B"]
