@@ -64,7 +64,8 @@ def area_accuracy(records: list[dict]) -> None:
     ranked = np.sort(scores, axis=1)[:, ::-1]
     shown = ranked[:, 1] >= ratio * ranked[:, 0]
     second_right = order[:, 1] == truth
-    print(f"second area (shown when at least {ratio} of the first's probability): shown on {shown.mean():.3f} of papers, "
+    print(f"second area (shown when at least {ratio} of the first's probability): shown on {shown.mean():.3f} "
+          f"of papers, "
           f"right on {second_right[shown].mean():.3f} of those; the true area is shown first or second on "
           f"{((order[:, 0] == truth) | (shown & second_right)).mean():.3f}")
 

@@ -270,9 +270,9 @@ def match_topics(text: str, topics: tuple[Topic, ...], min_score: float = _MIN_S
     """Return the topics an abstract's phrases support (score at least `min_score`), strongest first."""
     scores: dict[int, float] = {}
     evidence: dict[int, Counter[str]] = {}
-    for topic, _offset, weight, shown in topic_hits(text, topics):
+    for topic, _offset, weight, spelled in topic_hits(text, topics):
         scores[topic] = scores.get(topic, 0.0) + weight
-        evidence.setdefault(topic, Counter())[shown] += 1
+        evidence.setdefault(topic, Counter())[spelled] += 1
     tags = []
     for topic, score in scores.items():
         if score >= min_score:
@@ -446,30 +446,50 @@ def _fill_from_reserves(
     keys: list[str],
     limits: tuple[int, int, int],
 ) -> list[list[Tag]]:
-    """Give papers left with no topic one of their topics or reserves: a shown topic with room, else a shared one.
+    """Give papers left with no topic one of theirs: a topic too small alone, or a shown one with room.
 
-    A topic too small on its own comes back when papers left bare bring it to
-    `min_papers`, together with the papers it was folded away from.
+    A topic folded away for having too few papers comes back when papers left
+    bare bring it to `min_papers`, with the papers it was folded from; first
+    from the bare papers' own topics, then (after shown topics with room) from
+    their reserves.
     """
-    min_papers, cap, max_per_paper = limits
-    options = [[*tags, *spare] for tags, spare in zip(original, reserves, strict=True)]
+    min_papers, cap, _ = limits
     sizes = Counter(tag.slug for tags in current for tag in tags)
     filled = [list(tags) for tags in current]
     empty = sorted((i for i in range(len(current)) if not current[i]), key=lambda i: keys[i])
+    with_reserves = [[*tags, *spare] for tags, spare in zip(original, reserves, strict=True)]
+    _revive(filled, original, original, empty, keys, sizes, limits)
     for i in empty:
-        for tag in options[i]:
+        if filled[i]:
+            continue
+        for tag in with_reserves[i]:
             if min_papers <= sizes[tag.slug] < cap:
                 filled[i] = [tag]
                 sizes[tag.slug] += 1
                 break
+    _revive(filled, with_reserves, original, empty, keys, sizes, limits)
+    return filled
+
+
+def _revive(
+    filled: list[list[Tag]],
+    options: list[list[Tag]],
+    original: list[list[Tag]],
+    empty: list[int],
+    keys: list[str],
+    sizes: Counter[str],
+    limits: tuple[int, int, int],
+) -> None:
+    """Bring back, in place, folded topics that the bare papers' `options` share with enough papers."""
+    min_papers, cap, max_per_paper = limits
     remaining = [i for i in empty if not filled[i]]
     offers = Counter(slug for i in remaining for slug in {tag.slug for tag in options[i]})
     for slug, _ in sorted(offers.items(), key=lambda kv: (-kv[1], kv[0])):
         if sizes[slug]:
-            continue  # shown already: only room decided, above
+            continue  # shown already: only its room counts
         bare = [i for i in remaining if not filled[i] and any(tag.slug == slug for tag in options[i])]
         others = sorted(
-            (i for i in range(len(current)) if filled[i] and len(filled[i]) < max_per_paper
+            (i for i in range(len(filled)) if filled[i] and i not in bare and len(filled[i]) < max_per_paper
              and any(tag.slug == slug for tag in original[i])),
             key=lambda i: keys[i],
         )
@@ -477,7 +497,6 @@ def _fill_from_reserves(
         if not bare or len(members) < min_papers:
             continue
         for i in members:
-            tag = next(tag for tag in options[i] if tag.slug == slug)
-            filled[i] = [tag] if i in bare else sorted([*filled[i], tag], key=lambda t: (-t.confidence, t.name))
+            tag = next(tag for tag in options[i] + original[i] if tag.slug == slug)
+            filled[i] = [tag] if not filled[i] else sorted([*filled[i], tag], key=lambda t: (-t.confidence, t.name))
         sizes[slug] = len(members)
-    return filled

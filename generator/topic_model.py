@@ -32,6 +32,8 @@ MODEL_PATH = Path(__file__).resolve().parent / "data" / "topic_model.npz"
 #: Probabilities are rounded to this many decimals before any comparison or sort,
 #: so the last bits of a float product (which vary across CPUs) decide nothing.
 DECIMALS = 4
+#: A reserve topic (shown only when folding leaves a paper bare) needs at least this probability.
+RESERVE_FLOOR = 0.3
 #: Evidence shown per topic: this many phrases and this many weighted words.
 _PHRASES_SHOWN = 2
 _WORDS_SHOWN = 4
@@ -180,7 +182,8 @@ class TopicModel:
         chosen = [t for t in order if probs[t] >= self.thresholds[t]][:max_topics]
         if not chosen and order and probs[order[0]] >= self.floor:
             chosen = [order[0]]  # the paper's best fit, though below its topic's precise threshold
-        spare = [t for t in order[: max_topics + reserves] if t not in chosen and probs[t] >= self.floor][:reserves]
+        least = max(self.floor, RESERVE_FLOOR)
+        spare = [t for t in order[: max_topics + reserves] if t not in chosen and probs[t] >= least][:reserves]
         return (
             [self._tag(features, row, topic, float(probs[topic])) for topic in chosen],
             [self._tag(features, row, topic, float(probs[topic])) for topic in spare],

@@ -14,7 +14,8 @@ as extra positives of that topic only. The 'held-out' part is never read.
 The labelled papers are split again (by a hash of the id): four fifths fit one
 L2 logistic regression per topic on the features of generator/topic_model.py,
 one fifth picks each topic's threshold, the lowest probability at which the
-topic's predictions reach `--precision` on that fifth. A topic with fewer than
+topic's predictions reach `--precision` on that fifth (see `pick_threshold`
+when none does). A topic with fewer than
 `--min-positives` labelled papers gets no classifier and stays phrase-matched. Weights under
 `--prune` are dropped (sparse float16 storage). Same corpora, same model: the
 solver is deterministic and nothing is sampled at random.
@@ -65,12 +66,22 @@ def labelled_records(corpora: Path) -> list[dict]:
 
 
 def pick_threshold(probs: np.ndarray, truth: np.ndarray, precision: float, lowest: float, min_hits: int) -> float:
-    """Return the lowest threshold from `lowest` up whose predictions reach `precision` (1.01, never, if none)."""
+    """Return the lowest threshold from `lowest` up whose predictions reach `precision` on the threshold fold.
+
+    When none does: with fewer than 15 positives there the estimate means little,
+    so 0.6 (a calibrated model's "likely"); otherwise the most precise threshold.
+    """
+    best, best_precision = 0.95, -1.0
     for threshold in np.round(np.arange(lowest, 0.96, 0.01), 2):
         chosen = probs >= threshold
-        if chosen.sum() >= min_hits and truth[chosen].mean() >= precision:
+        if chosen.sum() < min_hits:
+            break
+        hit_rate = truth[chosen].mean()
+        if hit_rate >= precision:
             return float(threshold)
-    return 1.01
+        if hit_rate > best_precision:
+            best, best_precision = float(threshold), hit_rate
+    return 0.6 if truth.sum() < 15 else best
 
 
 def main() -> None:
