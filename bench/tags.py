@@ -13,13 +13,15 @@
 - tag sizes: largest tag share and topics under 3 papers before and after
   folding, on the default corpus and on a 5,000-paper sample.
 - topic names that read like an area name (`reads_like_area`).
-- speed: model load time, and time to tag 20,000 abstracts (areas + topics).
+- speed: model load times, and time to tag 20,000 abstracts (plain text, areas,
+  topics) in one process and on two cores (forked workers, as enrich runs).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import sys
 import time
@@ -32,13 +34,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of  # noqa: E402
-from generator.areas import AreaModel, load_taxonomy  # noqa: E402
+from generator.areas import AreaModel, load_model, load_taxonomy  # noqa: E402
 from generator.enrich import enrich  # noqa: E402
 from generator.read import read_sources  # noqa: E402
 from generator.settings import Settings  # noqa: E402
 from generator.tags import fold_topics, load_topics, names_topic, reads_like_area  # noqa: E402
 from generator.text import to_plain  # noqa: E402
-from generator.topic_model import TopicModel, rank_topics, tag_topics  # noqa: E402
+from generator.topic_model import TopicModel, load_topic_model, rank_topics, tag_topics  # noqa: E402
 
 
 def load(path: str) -> list[dict]:
@@ -121,24 +123,38 @@ def area_names_check() -> None:
     print(f"topic names reading like an area: {len(flagged)}", *(f"({', '.join(flagged)})" for _ in flagged[:1]))
 
 
+def _tag_batch(abstracts: list[str]) -> int:
+    """Tag a batch as enrich does: plain text, one TF-IDF for areas and topics."""
+    plains = [to_plain(a) for a in abstracts]
+    tfidf = load_model().features(plains)
+    load_model().predict(plains, features=tfidf)
+    rank_topics(plains, load_topics(), model=load_topic_model(), tfidf=tfidf)
+    return len(plains)
+
+
 def speed(records: list[dict]) -> None:
+    """Print model load times and the time to tag 20,000 abstracts in one and in two processes."""
     start = time.perf_counter()
     model = AreaModel()
     area_load = time.perf_counter() - start
     start = time.perf_counter()
-    topic_model = TopicModel(area_model=model)
+    TopicModel(area_model=model)
     topic_load = time.perf_counter() - start
     abstracts = [r["abstract"] for r in records][:20000]
     while len(abstracts) < 20000:
         abstracts += abstracts[: 20000 - len(abstracts)]
-    topics = load_topics()
+    batches = [abstracts[i : i + 250] for i in range(0, len(abstracts), 250)]
+    load_topic_model()  # loaded before the fork, as enrich does
     start = time.perf_counter()
-    plains = [to_plain(a) for a in abstracts]
-    model.predict(plains)
-    tag_topics(plains, topics, model=topic_model)
+    sum(map(_tag_batch, batches))
+    one = time.perf_counter() - start
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        sum(pool.imap(_tag_batch, batches))
+    two = time.perf_counter() - start
     print(f"speed: area model loads in {area_load:.2f} s, topic model in {topic_load:.2f} s; tagging 20,000 "
-          f"abstracts (plain text, areas, topics, one process) takes {time.perf_counter() - start:.1f} s  "
-          "(target < 20 s)")
+          f"abstracts (plain text, areas, topics) takes {one:.1f} s in one process, {two:.1f} s on two cores  "
+          "(target < 20 s on two cores)")
 
 
 def main() -> None:

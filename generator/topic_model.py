@@ -149,6 +149,9 @@ class TopicModel:
         self._phrase_index = {topic.name: i for i, topic in enumerate(self.feature_topics)}
         #: Topics with a classifier; the others (threshold -1: too few labelled papers) stay phrase-matched.
         self.learned = frozenset(name for name, t in zip(self.names, self.thresholds, strict=True) if t >= 0)
+        self._name_rank = np.argsort(np.argsort(np.array(self.names), kind="stable"), kind="stable")
+        self._learned_mask = self.thresholds >= 0
+        self._effective = np.where(self._learned_mask, self.thresholds, np.inf)
         # Dense and transposed once: sparse features (n x F) times it is scipy's own loop, no BLAS.
         self.coef = coef.toarray()
         self.coef_t = np.ascontiguousarray(self.coef.T)
@@ -170,20 +173,24 @@ class TopicModel:
             return []
         features = featurize(plains, self.area_model, self.feature_topics, tfidf)
         probabilities = self.probabilities(features)
-        return [self._choose(features, row, probs, max_topics, reserves) for row, probs in enumerate(probabilities)]
+        # Rounded probabilities, ties by name: the order never hinges on float noise.
+        ranks = np.broadcast_to(self._name_rank, probabilities.shape)
+        orders = np.lexsort((ranks, -probabilities), axis=1)
+        return [
+            self._choose(features, row, probs, orders[row], max_topics, reserves)
+            for row, probs in enumerate(probabilities)
+        ]
 
     def _choose(
-        self, features: Features, row: int, probs: np.ndarray, max_topics: int, reserves: int
+        self, features: Features, row: int, probs: np.ndarray, ranked: np.ndarray, max_topics: int, reserves: int
     ) -> tuple[list[Tag], list[Tag]]:
-        # Rounded probabilities, ties by name: the order never hinges on float noise.
-        order = sorted(
-            (t for t in range(len(self.names)) if self.thresholds[t] >= 0), key=lambda t: (-probs[t], self.names[t])
-        )
-        chosen = [t for t in order if probs[t] >= self.thresholds[t]][:max_topics]
+        passing = ranked[probs[ranked] >= self._effective[ranked]]
+        chosen = [int(t) for t in passing[:max_topics]]
+        order = [int(t) for t in ranked[self._learned_mask[ranked]][: max_topics + reserves]]
         if not chosen and order and probs[order[0]] >= self.floor:
             chosen = [order[0]]  # the paper's best fit, though below its topic's precise threshold
         least = max(self.floor, RESERVE_FLOOR)
-        spare = [t for t in order[: max_topics + reserves] if t not in chosen and probs[t] >= least][:reserves]
+        spare = [t for t in order if t not in chosen and probs[t] >= least][:reserves]
         return (
             [self._tag(features, row, topic, float(probs[topic])) for topic in chosen],
             [self._tag(features, row, topic, float(probs[topic])) for topic in spare],
