@@ -42,7 +42,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 _CONTRIBUTION = re.compile(
     r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b[^.;]{0,80}?"
     r"\b(?:propos|introduc|present|develop|releas|construct|curat|build|built|creat|collect|design|contribut|offer|"
-    r"formulat|establish|develop)\w*",
+    r"formulat|establish)\w*",
     re.I,
 )
 _RESULTS = re.compile(

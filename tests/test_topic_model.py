@@ -18,7 +18,7 @@ from generator.enrich import enrich
 from generator.model import Tag
 from generator.read import read_sources
 from generator.settings import Settings
-from generator.tags import fold_topics, load_topics, reads_like_area
+from generator.tags import fold_topics, keyword_tags, load_topics, names_topic, reads_like_area
 from generator.text import to_plain
 from generator.topic_model import TopicModel, tag_topics
 from tests.conftest import DEFAULT_CORPUS, ROOT
@@ -203,3 +203,25 @@ def test_a_paper_folding_leaves_bare_gets_a_reserve_topic_with_room() -> None:
     assert not any(t.slug == "side" for tags in folded for t in tags)
     again = fold_topics(per_paper[::-1], 3, 0.3, 4, keys=keys[::-1], reserves=reserves[::-1])[::-1]
     assert again == folded
+
+
+@pytest.mark.parametrize(
+    ("topic", "keywords", "title", "named"),
+    [
+        ("Offline RL", ["Offline Reinforcement Learning"], "", True),
+        ("Optimization Algorithms & Convergence", ["optimization"], "", True),  # a whole-keyword synonym
+        ("Optimization Algorithms & Convergence", ["preference optimization"], "", False),  # not inside a keyword
+        ("Fairness & Bias", ["AI Ethics, Trust, Fairness: Trustworthy AI"], "", False),  # the track is not the subject
+        ("Kernel Methods & Clustering", ["Machine Learning: Clustering"], "", True),
+        ("3D Vision & Rendering", [], "Gaussian Splatting for Dynamic Scenes", True),
+        ("Multi-Agent RL", ["multi-agent systems"], "", False),
+    ],
+)
+def test_training_labels_come_from_keywords_and_titles(vocabulary, topic, keywords, title, named) -> None:
+    by_name = {t.name: t for t in vocabulary}
+    assert names_topic(by_name[topic], keywords, title) is named
+
+
+def test_a_structured_keyword_synonym_becomes_the_topic(vocabulary) -> None:
+    names = {tag.name for tag in keyword_tags(("Optimization", "Gaussian splatting"), vocabulary)}
+    assert names == {"Optimization Algorithms & Convergence", "3D Vision & Rendering"}
