@@ -24,7 +24,7 @@ from .model import Tag
 
 # A topic needs this much evidence in one abstract: two mentions, or one
 # specific multi-word phrase and one more mention.
-_MIN_SCORE = 2.0
+PHRASE_MIN_SCORE = 2.0
 _PHRASE_WEIGHT = 1.5
 
 
@@ -266,7 +266,7 @@ def phrase_confidence(score: float) -> float:
     return round(1.0 - math.exp(-score / 3.0), 3)
 
 
-def match_topics(text: str, topics: tuple[Topic, ...], min_score: float = _MIN_SCORE) -> list[Tag]:
+def match_topics(text: str, topics: tuple[Topic, ...], min_score: float = PHRASE_MIN_SCORE) -> list[Tag]:
     """Return the topics an abstract's phrases support (score at least `min_score`), strongest first."""
     scores: dict[int, float] = {}
     evidence: dict[int, Counter[str]] = {}

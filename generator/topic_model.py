@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from .areas import AreaModel, load_model
 from .model import Tag
-from .tags import Topic, match_topics, phrase_confidence, tag_slug, topic_hits, topics_from_entries
+from .tags import PHRASE_MIN_SCORE, Topic, match_topics, phrase_confidence, tag_slug, topic_hits, topics_from_entries
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "topic_model.npz"
 
@@ -90,6 +90,8 @@ class Features:
     matrix: sp.csr_matrix
     tfidf_width: int
     phrases: list[dict[int, tuple[str, ...]]]
+    #: Per paper, each topic's phrase score over the whole abstract (1 a word, 1.5 a phrase).
+    scores: list[dict[int, float]]
 
 
 def featurize(
@@ -100,6 +102,7 @@ def featurize(
     count = len(feature_topics)
     rows, cols, values = [], [], []
     phrases: list[dict[int, tuple[str, ...]]] = []
+    totals: list[dict[int, float]] = []
     for row, plain in enumerate(plains):
         hits = topic_hits(plain, feature_topics)
         scores: dict[tuple[int, int], float] = {}
@@ -118,13 +121,14 @@ def featurize(
             cols.append(role * count + topic)
             values.append(phrase_confidence(score))
         phrases.append({topic: _distinct_spellings(counter) for topic, counter in spelled.items()})
+        totals.append({topic: score for (role, topic), score in scores.items() if role == 0})
     extra = sp.csr_matrix(
         (np.array(values, dtype=np.float32), (np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64))),
         shape=(len(plains), len(ROLES) * count),
     )
     matrix = sp.hstack([tfidf, extra], format="csr", dtype=np.float32)
     matrix.sort_indices()
-    return Features(matrix, tfidf.shape[1], phrases)
+    return Features(matrix, tfidf.shape[1], phrases, totals)
 
 
 class TopicModel:
@@ -150,12 +154,20 @@ class TopicModel:
         #: Topics with a classifier; the others (threshold -1: too few labelled papers) stay phrase-matched.
         self.learned = frozenset(name for name, t in zip(self.names, self.thresholds, strict=True) if t >= 0)
         self._name_rank = np.argsort(np.argsort(np.array(self.names), kind="stable"), kind="stable")
+        #: The model's topics without a classifier, decided by their phrases: (feature index, name).
+        self._phrase_matched = tuple(
+            (self._phrase_index[name], name) for name in self.names if name not in self.learned
+        )
         self._learned_mask = self.thresholds >= 0
         self._effective = np.where(self._learned_mask, self.thresholds, np.inf)
         # Dense and transposed once: sparse features (n x F) times it is scipy's own loop, no BLAS.
         self.coef = coef.toarray()
         self.coef_t = np.ascontiguousarray(self.coef.T)
         self.terms = self.area_model.terms
+
+    def known_topics(self) -> dict[str, Topic]:
+        """Return the model's topics by name (a learned one, or one its phrases decide)."""
+        return {topic.name: topic for topic in self.feature_topics}
 
     def probabilities(self, features: Features) -> np.ndarray:
         """Return each paper's probability for each topic, rounded to `DECIMALS`."""
@@ -191,8 +203,13 @@ class TopicModel:
             chosen = [order[0]]  # the paper's best fit, though below its topic's precise threshold
         least = max(self.floor, RESERVE_FLOOR)
         spare = [t for t in order if t not in chosen and probs[t] >= least][:reserves]
+        phrased = [
+            Tag(name, tag_slug(name), "topic", phrase_confidence(score), features.phrases[row][index][:5])
+            for index, name in self._phrase_matched
+            if (score := features.scores[row].get(index, 0.0)) >= PHRASE_MIN_SCORE
+        ]
         return (
-            [self._tag(features, row, topic, float(probs[topic])) for topic in chosen],
+            [*(self._tag(features, row, topic, float(probs[topic])) for topic in chosen), *phrased],
             [self._tag(features, row, topic, float(probs[topic])) for topic in spare],
         )
 
@@ -210,8 +227,10 @@ class TopicModel:
         contribution = np.round(values[words].astype(np.float64) * weights, 6)
         phrase_index = self._phrase_index.get(self.names[topic])
         phrases = features.phrases[row].get(phrase_index, ())[:_PHRASES_SHOWN] if phrase_index is not None else ()
-        terms = [str(self.terms[c]) for c in columns[words]]
-        ranked = sorted((-c, term) for c, term in zip(contribution.tolist(), terms, strict=True) if c > 0)
+        cols = columns[words]
+        # Largest first, ties by column (the vocabulary is alphabetical): a few candidates are enough.
+        top = np.lexsort((cols, -contribution))[: 3 * _WORDS_SHOWN]
+        ranked = [(contribution[i], str(self.terms[cols[i]])) for i in top if contribution[i] > 0]
         # A word already inside a phrase or a term shown ("reinforcement" of "reinforcement learning") adds nothing.
         kept: list[str] = []
         covered = [set(p.lower().split()) for p in phrases]
@@ -241,10 +260,12 @@ def rank_topics(
     (added by the user, or too rare to learn) by its phrases, as before.
     """
     model = model or load_topic_model()
-    wanted = {topic.name for topic in vocabulary}
+    known = model.known_topics()
+    # A topic the model knows (same name, same phrases) comes from it; any other is matched here.
+    wanted = {topic.name for topic in vocabulary if known.get(topic.name) == topic}
     empty: tuple[list[Tag], list[Tag]] = ([], [])
-    learned = model.predict(plains, max_topics, tfidf) if wanted & model.learned else [empty for _ in plains]
-    matched = tuple(topic for topic in vocabulary if topic.name not in model.learned)
+    learned = model.predict(plains, max_topics, tfidf) if wanted else [empty for _ in plains]
+    matched = tuple(topic for topic in vocabulary if topic.name not in wanted)
     results = []
     for plain, (tags, spare) in zip(plains, learned, strict=True):
         found = [tag for tag in tags if tag.name in wanted]
