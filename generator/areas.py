@@ -65,14 +65,20 @@ class AreaModel:
         self.areas = [by_label.get(label, Area(label, label)) for label in labels]
         self.terms = np.array(vocabulary)
 
-    def predict(self, texts: list[str], evidence: int = 5) -> list[list[AreaGuess]]:
-        """Return, for each text, every area ranked by probability."""
-        features = self.vectorizer.transform(texts)
+    def features(self, texts: list[str]):
+        """Return the TF-IDF rows of texts (the shipped vocabulary and idf: independent of the digest)."""
+        return self.vectorizer.transform(texts)
+
+    def predict(self, texts: list[str], evidence: int = 5, features=None) -> list[list[AreaGuess]]:
+        """Return, for each text, every area ranked by probability (`features`: their TF-IDF rows, when known)."""
+        features = self.vectorizer.transform(texts) if features is None else features
         scores = features @ self.coef.T + self.intercept
         scores = np.asarray(scores, dtype=np.float64)
         scores -= scores.max(axis=1, keepdims=True)
         probabilities = np.exp(scores)
         probabilities /= probabilities.sum(axis=1, keepdims=True)
+        # Rounded before ranking: the last bits of a float product vary across CPUs.
+        probabilities = np.round(probabilities, 6)
         results = []
         for row, probs in enumerate(probabilities):
             order = np.argsort(-probs, kind="stable")

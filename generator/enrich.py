@@ -17,9 +17,10 @@ from .notes import without_tail_notes
 from .overrides import load_overrides
 from .related import MAP_NEIGHBOURS, nearest, related_from, vectorize
 from .settings import Settings
-from .tags import Topic, area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
+from .tags import Topic, area_tags, fold_topics, keyword_tags, load_topics, merge_tags, tag_slug
 from .text import to_plain
 from .titles import infer_title_from, sentences, unique_titles
+from .topic_model import load_topic_model, rank_topics
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +73,12 @@ class _Analysis:
     plain: str
     title: str
     title_source: str
+    #: Topics from the keywords a structured source gives (inferred ones are added per batch).
     topics: list[Tag]
     #: The plain text without trailing notes ("Code is available at ..."): what the summary is taken from.
     lead: str
+    #: Next-best inferred topics, shown only when folding leaves the paper none.
+    reserve: tuple[Tag, ...] = ()
 
 
 def _analyse(job: tuple[str, str, tuple[str, ...], int]) -> _Analysis:
@@ -89,8 +93,7 @@ def _analyse(job: tuple[str, str, tuple[str, ...], int]) -> _Analysis:
     else:
         inferred = infer_title_from(body, lead, max_chars)
         title, source = inferred.title, inferred.source
-    topics = merge_tags(match_topics(f"{title}. {plain}", _WORKER_TOPICS), keyword_tags(keywords, _WORKER_TOPICS))
-    return _Analysis(plain, title, source, topics, lead)
+    return _Analysis(plain, title, source, keyword_tags(keywords, _WORKER_TOPICS), lead)
 
 
 #: Abstracts per job of the worker pool: its areas are predicted in one batch.
@@ -100,8 +103,16 @@ _BATCH = 250
 def _analyse_batch(jobs: list[tuple[str, str, tuple[str, ...], int]]) -> tuple[list[_Analysis], list[list[AreaGuess]]]:
     """Analyse a batch of papers and predict their areas (each row on its own, so batches do not matter)."""
     analyses = [_analyse(job) for job in jobs]
+    plains = [a.plain for a in analyses]
+    # One TF-IDF matrix (the area model's vocabulary) feeds both the areas and the topics.
+    tfidf = load_model().features(plains)
+    inferred = rank_topics(plains, _WORKER_TOPICS, model=load_topic_model(), tfidf=tfidf)
+    analyses = [
+        replace(a, topics=merge_tags(found, a.topics), reserve=tuple(spare))
+        for a, (found, spare) in zip(analyses, inferred, strict=True)
+    ]
     # The first two areas are all a paper can be tagged with (area_tags): the rest stay here.
-    return analyses, [guesses[:2] for guesses in load_model().predict([a.plain for a in analyses])]
+    return analyses, [guesses[:2] for guesses in load_model().predict(plains, features=tfidf)]
 
 
 def _analyse_all(papers: list[Paper], topics: tuple[Topic, ...], settings: Settings, progress: Progress):
@@ -117,7 +128,7 @@ def _analyse_all(papers: list[Paper], topics: tuple[Topic, ...], settings: Setti
     analyses: list[_Analysis] = []
     guesses: list[list[AreaGuess]] = []
     if workers:
-        load_model()  # loaded once, before the fork: the workers share it
+        load_topic_model()  # loaded once (with the area model), before the fork: the workers share them
     # Each abstract is analysed on its own, so the work splits across cores;
     # imap keeps the input order, so the output is the same as in one process.
     with multiprocessing.get_context("fork").Pool(workers) if workers else nullcontext() as pool:
@@ -160,6 +171,7 @@ def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_prog
         settings.max_topics_per_paper,
         keys=[paper.id for paper in papers],
         pinned=pins,
+        reserves=[_without_area_names(list(a.reserve), area_slugs) for a in analyses],
     )
     # One TF-IDF matrix serves both related papers and the map.
     progress("Finding related papers", 0, 1)

@@ -8,7 +8,7 @@ Read from `tag-overrides.yaml` in the project folder (or the file the
         phrases: [protein design, protein folding]
         acronyms: [PD]
     rename:                 # shown name -> new name (areas and topics)
-      Benchmarks & Datasets: New Benchmarks
+      Benchmark Construction: New Benchmarks
     hide:                   # tags never shown
       - Other Topics in ML
     pin:                    # paper id -> tags it always carries

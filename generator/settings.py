@@ -45,7 +45,7 @@ class Settings:
     #: A topic needs at least this many papers to be shown; smaller ones are folded away.
     min_topic_papers: int = 3
     #: No topic may hold more than this share of the digest.
-    max_topic_share: float = 0.25
+    max_topic_share: float = 0.15
     #: At most this many topics per paper.
     max_topics_per_paper: int = 4
     #: A second area is added when its probability is at least this share of the first's.

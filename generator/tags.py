@@ -18,13 +18,13 @@ from pathlib import Path
 import yaml
 from slugify import slugify
 
-from .areas import AreaGuess
+from .areas import AreaGuess, load_taxonomy
 from .errors import DigestError
 from .model import Tag
 
 # A topic needs this much evidence in one abstract: two mentions, or one
 # specific multi-word phrase and one more mention.
-_MIN_SCORE = 2.0
+PHRASE_MIN_SCORE = 2.0
 _PHRASE_WEIGHT = 1.5
 
 
@@ -37,6 +37,8 @@ class Topic:
     acronyms: tuple[str, ...]
     phrase_pattern: re.Pattern[str] | None
     acronym_pattern: re.Pattern[str] | None
+    #: Broad synonyms that name the topic only as a whole author keyword ("optimization").
+    keywords: frozenset[str] = frozenset()
 
     @property
     def slug(self) -> str:
@@ -56,8 +58,8 @@ def _phrase_regex(phrase: str) -> str:
     return body + r"s?"
 
 
-def compile_topic(name: str, phrases: list[str], acronyms: list[str]) -> Topic:
-    """Build a Topic from its name, phrases (case-insensitive) and acronyms (exact)."""
+def compile_topic(name: str, phrases: list[str], acronyms: list[str], keywords: list[str] | None = None) -> Topic:
+    """Build a Topic from its name, phrases (case-insensitive), acronyms (exact) and whole-keyword synonyms."""
     phrase_pattern = (
         re.compile(r"(?<![\w-])(?:" + "|".join(_phrase_regex(p) for p in phrases) + r")(?![\w-])", re.I)
         if phrases
@@ -66,7 +68,8 @@ def compile_topic(name: str, phrases: list[str], acronyms: list[str]) -> Topic:
     acronym_pattern = (
         re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(a) for a in acronyms) + r")(?![\w-])") if acronyms else None
     )
-    return Topic(name, tuple(phrases), tuple(acronyms), phrase_pattern, acronym_pattern)
+    whole = frozenset(normalise_keyword(k) for k in [name, *(keywords or [])])
+    return Topic(name, tuple(phrases), tuple(acronyms), phrase_pattern, acronym_pattern, whole)
 
 
 def load_topics(path: str | Path | None = None) -> tuple[Topic, ...]:
@@ -102,9 +105,10 @@ def topics_from_entries(items: list, source: str) -> tuple[Topic, ...]:
             raise DigestError(f"{source}: topic {index} needs a `name`")
         phrases = [str(p) for p in item.get("phrases") or []]
         acronyms = [str(a) for a in item.get("acronyms") or []]
+        keywords = [str(k) for k in item.get("keywords") or []]
         if not phrases and not acronyms:
             raise DigestError(f"{source}: topic {item['name']!r} needs `phrases` or `acronyms`")
-        topics.append(compile_topic(item["name"], phrases, acronyms))
+        topics.append(compile_topic(item["name"], phrases, acronyms, keywords))
     return tuple(topics)
 
 
@@ -202,11 +206,12 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
-def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
-    """Return the topics an abstract supports, strongest first, with their evidence.
+def topic_hits(text: str, topics: tuple[Topic, ...]) -> list[tuple[int, int, float, str]]:
+    """Return every phrase or acronym match of an abstract: (topic index, character offset, weight, words).
 
     One pass over the words: at each word, the longest phrase of each topic that
-    starts there counts (a plural matches its singular; "molecul*" any ending).
+    starts there counts (a plural matches its singular; "molecul*" any ending);
+    a multi-word phrase weighs 1.5, a word or acronym 1. A topic's matches never overlap.
     """
     index = _index(topics)
     originals = _TOKEN.findall(text)
@@ -215,20 +220,19 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
     _learn_words(index, words)
     starts, acronyms = index.start_words, index.acronyms
     # Only the words a phrase or an acronym can start at are visited, in order.
-    at = [i for i, (word, original) in enumerate(zip(words, originals)) if word in starts or original in acronyms]
+    pairs = enumerate(zip(words, originals, strict=True))
+    at = [i for i, (word, original) in pairs if word in starts or original in acronyms]
     if not at:
         return []
     tokens = list(_TOKEN.finditer(text))  # spans, for the evidence as the abstract spells it
-    scores: dict[int, float] = {}
-    evidence: dict[int, Counter[str]] = {}
+    hits: list[tuple[int, int, float, str]] = []
     covered: dict[int, int] = {}
 
     def hit(topic: int, start: int, end: int, weight: float, shown: str) -> None:
         if covered.get(topic, -1) > start:
             return  # overlaps this topic's previous match
         covered[topic] = end
-        scores[topic] = scores.get(topic, 0.0) + weight
-        evidence.setdefault(topic, Counter())[shown] += 1
+        hits.append((topic, tokens[start].start(), weight, shown))
 
     inner, exact, word_prefixes, prefix_heads = index.inner, index.exact, index.word_prefixes, index.prefix_heads
     for i in at:
@@ -240,7 +244,7 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
                 if n > 1 and key[:-1] not in inner:
                     break
                 last = key[-1]
-                for topic in exact.get(key, ()) + exact.get(key[:-1] + (_singular(last),), ()):
+                for topic in exact.get(key, ()) + exact.get((*key[:-1], _singular(last)), ()):
                     found[topic] = n
                 if n == 1:
                     for topic in word_prefixes.get(last, ()):
@@ -254,12 +258,26 @@ def match_topics(text: str, topics: tuple[Topic, ...]) -> list[Tag]:
         for topic in acronyms.get(originals[i], ()):
             if topic not in found:
                 hit(topic, i, i + 1, 1.0, originals[i])
+    return hits
+
+
+def phrase_confidence(score: float) -> float:
+    """Return the confidence of a phrase score (1 for a mention, 1.5 for a multi-word phrase, summed)."""
+    return round(1.0 - math.exp(-score / 3.0), 3)
+
+
+def match_topics(text: str, topics: tuple[Topic, ...], min_score: float = PHRASE_MIN_SCORE) -> list[Tag]:
+    """Return the topics an abstract's phrases support (score at least `min_score`), strongest first."""
+    scores: dict[int, float] = {}
+    evidence: dict[int, Counter[str]] = {}
+    for topic, _offset, weight, spelled in topic_hits(text, topics):
+        scores[topic] = scores.get(topic, 0.0) + weight
+        evidence.setdefault(topic, Counter())[spelled] += 1
     tags = []
     for topic, score in scores.items():
-        if score >= _MIN_SCORE:
-            confidence = round(1.0 - math.exp(-score / 3.0), 3)
+        if score >= min_score:
             shown = tuple(w for w, _ in sorted(evidence[topic].items(), key=lambda kv: (-kv[1], kv[0]))[:5])
-            tags.append(Tag(topics[topic].name, topics[topic].slug, "topic", confidence, shown))
+            tags.append(Tag(topics[topic].name, topics[topic].slug, "topic", phrase_confidence(score), shown))
     tags.sort(key=lambda t: (-t.confidence, t.name))
     return tags
 
@@ -268,6 +286,30 @@ def normalise_keyword(keyword: str) -> str:
     """Return the key two spellings of one keyword share ("Offline-RL" and "offline RL")."""
     words = re.sub(r"[\s_-]+", " ", keyword.casefold()).strip(" .;:")
     return re.sub(r"(?<=[a-z]{3})s\b", "", words)
+
+
+def _spells(topic: Topic, text: str) -> bool:
+    return bool(
+        (topic.phrase_pattern and topic.phrase_pattern.search(text))
+        or (topic.acronym_pattern and topic.acronym_pattern.search(text))
+    )
+
+
+def names_topic(topic: Topic, keywords: list[str] | tuple[str, ...], title: str = "") -> bool:
+    """Return whether a paper's author keywords or title name a topic (the topic model's training label).
+
+    A keyword names the topic when one of its phrases or acronyms occurs in it, or
+    when the whole keyword is the topic's name or one of its `keywords`. Of a
+    keyword with a track, as IJCAI's "Machine Learning: Clustering", only the
+    part after the last colon counts.
+    The title names it through a phrase or an acronym.
+    """
+    for keyword in keywords:
+        # A venue's "Track: Subject" keyword names its subject; the track names a whole field.
+        subject = keyword.rsplit(":", 1)[-1].strip()
+        if _spells(topic, subject) or normalise_keyword(subject) in topic.keywords:
+            return True
+    return bool(title) and _spells(topic, title)
 
 
 def keyword_tags(keywords: tuple[str, ...], topics: tuple[Topic, ...]) -> list[Tag]:
@@ -287,6 +329,7 @@ def keyword_tags(keywords: tuple[str, ...], topics: tuple[Topic, ...]) -> list[T
             topic for topic in topics
             if (topic.phrase_pattern and topic.phrase_pattern.fullmatch(clean_keyword))
             or (topic.acronym_pattern and topic.acronym_pattern.fullmatch(clean_keyword))
+            or normalise_keyword(clean_keyword) in topic.keywords
         ]
         if matched:
             for topic in matched:
@@ -312,6 +355,28 @@ def merge_tags(inferred: list[Tag], given: list[Tag]) -> list[Tag]:
     return sorted(merged.values(), key=lambda t: (-t.confidence, t.name))
 
 
+_NAME_WORD = re.compile(r"[a-z0-9]+")
+_NAME_FILLERS = frozenset({"and", "of", "for", "the", "in", "on", "with", "to", "other"})
+
+
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(_singular(w) for w in _NAME_WORD.findall(name.casefold()) if w not in _NAME_FILLERS)
+
+
+def reads_like_area(name: str, area_names: tuple[str, ...] | None = None) -> bool:
+    """Return whether a topic name reads like a research area's name.
+
+    It does when its words are a part of an area's name ("Time Series") or share
+    at least half of their union with it ("Benchmarks & Datasets").
+    """
+    words = _name_words(name)
+    for area in area_names if area_names is not None else tuple(a.name for a in load_taxonomy()):
+        theirs = _name_words(area)
+        if words and (words <= theirs or len(words & theirs) >= 0.5 * len(words | theirs)):
+            return True
+    return False
+
+
 def area_tags(guesses: list[AreaGuess], second_ratio: float) -> list[Tag]:
     """Return the top area, and the second when it is nearly as likely."""
     tags = []
@@ -331,12 +396,16 @@ def fold_topics(
     max_per_paper: int,
     keys: list[str] | None = None,
     pinned: list[set[str]] | None = None,
+    reserves: list[list[Tag]] | None = None,
 ) -> list[list[Tag]]:
     """Keep topics with at least `min_papers` papers and at most `max_share` of the digest.
 
     A topic over the cap keeps its most confident papers; ties are broken by
     `keys` (the paper ids), so the result does not depend on the input order.
     Tags in `pinned` (per paper) are the user's choice and are never folded.
+    A paper left with no topic gets the first of its topics or `reserves` whose
+    topic is shown and has room, or else one it shares with enough papers to
+    make a page (papers taken in `keys` order).
     """
     count = len(topics_per_paper)
     keys = keys if keys is not None else [f"{i:09d}" for i in range(count)]
@@ -365,4 +434,69 @@ def fold_topics(
         if folded == current:
             break
         current = folded
-    return current
+    if not reserves:
+        return current
+    return _fill_from_reserves(current, topics_per_paper, reserves, keys, (min_papers, cap, max_per_paper))
+
+
+def _fill_from_reserves(
+    current: list[list[Tag]],
+    original: list[list[Tag]],
+    reserves: list[list[Tag]],
+    keys: list[str],
+    limits: tuple[int, int, int],
+) -> list[list[Tag]]:
+    """Give papers left with no topic one of theirs: a topic too small alone, or a shown one with room.
+
+    A topic folded away for having too few papers comes back when papers left
+    bare bring it to `min_papers`, with the papers it was folded from; first
+    from the bare papers' own topics, then (after shown topics with room) from
+    their reserves.
+    """
+    min_papers, cap, _ = limits
+    sizes = Counter(tag.slug for tags in current for tag in tags)
+    filled = [list(tags) for tags in current]
+    empty = sorted((i for i in range(len(current)) if not current[i]), key=lambda i: keys[i])
+    with_reserves = [[*tags, *spare] for tags, spare in zip(original, reserves, strict=True)]
+    _revive(filled, original, original, empty, keys, sizes, limits)
+    for i in empty:
+        if filled[i]:
+            continue
+        for tag in with_reserves[i]:
+            if min_papers <= sizes[tag.slug] < cap:
+                filled[i] = [tag]
+                sizes[tag.slug] += 1
+                break
+    _revive(filled, with_reserves, original, empty, keys, sizes, limits)
+    return filled
+
+
+def _revive(
+    filled: list[list[Tag]],
+    options: list[list[Tag]],
+    original: list[list[Tag]],
+    empty: list[int],
+    keys: list[str],
+    sizes: Counter[str],
+    limits: tuple[int, int, int],
+) -> None:
+    """Bring back, in place, folded topics that the bare papers' `options` share with enough papers."""
+    min_papers, cap, max_per_paper = limits
+    remaining = [i for i in empty if not filled[i]]
+    offers = Counter(slug for i in remaining for slug in {tag.slug for tag in options[i]})
+    for slug, _ in sorted(offers.items(), key=lambda kv: (-kv[1], kv[0])):
+        if sizes[slug]:
+            continue  # shown already: only its room counts
+        bare = [i for i in remaining if not filled[i] and any(tag.slug == slug for tag in options[i])]
+        others = sorted(
+            (i for i in range(len(filled)) if filled[i] and i not in bare and len(filled[i]) < max_per_paper
+             and any(tag.slug == slug for tag in original[i])),
+            key=lambda i: keys[i],
+        )
+        members = (bare + others)[:cap]
+        if not bare or len(members) < min_papers:
+            continue
+        for i in members:
+            tag = next(tag for tag in options[i] + original[i] if tag.slug == slug)
+            filled[i] = [tag] if not filled[i] else sorted([*filled[i], tag], key=lambda t: (-t.confidence, t.name))
+        sizes[slug] = len(members)

@@ -1,0 +1,293 @@
+"""Predict a paper's topics with the shipped classifiers: one calibrated logistic regression per topic.
+
+Features are the area model's TF-IDF of the abstract (its vocabulary and idf,
+so they never depend on the digest) plus, for each topic of the training
+vocabulary, how strongly its phrases occur anywhere, in a contribution
+sentence ("we introduce a benchmark") and in a results sentence ("we evaluate
+on three benchmarks"). A topic is given when its probability, rounded, reaches
+the threshold chosen for it on tuning data; its evidence is the words of this
+abstract that weighed most and the phrases found.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from .areas import AreaModel, load_model
+from .model import Tag
+from .tags import PHRASE_MIN_SCORE, Topic, match_topics, phrase_confidence, tag_slug, topic_hits, topics_from_entries
+
+MODEL_PATH = Path(__file__).resolve().parent / "data" / "topic_model.npz"
+
+#: Probabilities are rounded to this many decimals before any comparison or sort,
+#: so the last bits of a float product (which vary across CPUs) decide nothing.
+DECIMALS = 4
+#: A reserve topic (shown only when folding leaves a paper bare) needs at least this probability.
+RESERVE_FLOOR = 0.3
+#: Evidence shown per topic: this many phrases and this many weighted words.
+_PHRASES_SHOWN = 2
+_WORDS_SHOWN = 4
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
+_CONTRIBUTION = re.compile(
+    r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b[^.;]{0,80}?"
+    r"\b(?:propos|introduc|present|develop|releas|construct|curat|build|built|creat|collect|design|contribut|offer|"
+    r"formulat|establish)\w*",
+    re.I,
+)
+_RESULTS = re.compile(
+    r"\b(?:outperform|achiev|surpass|experiment|evaluat|results?\b|empirical|demonstrat|state-of-the-art|sota\b|"
+    r"extensive)\w*",
+    re.I,
+)
+#: Phrase-feature roles, in column order after the TF-IDF block (sentence_roles numbers them).
+ROLES = ("anywhere", "contribution", "results")
+
+
+def sentence_roles(plain: str) -> list[tuple[int, int]]:
+    """Return (start offset, role) of each sentence: 1 a contribution sentence, 2 a results sentence, 0 other."""
+    roles = []
+    start = 0
+    for sentence in _SENTENCE_END.split(plain):
+        start = plain.find(sentence, start)
+        role = 1 if _CONTRIBUTION.search(sentence) else 2 if _RESULTS.search(sentence) else 0
+        roles.append((start, role))
+        start += len(sentence)
+    return roles
+
+
+def _distinct_spellings(counter: Counter[str]) -> tuple[str, ...]:
+    """Return the phrases found, most frequent first, one spelling per singular ("diffusion model(s)")."""
+    seen: set[str] = set()
+    result = []
+    for phrase, _ in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])):
+        key = phrase.lower().removesuffix("s")
+        if key not in seen:
+            seen.add(key)
+            result.append(phrase)
+    return tuple(result)
+
+
+def vocabulary_fingerprint(terms: list[str]) -> str:
+    """Return a short hash of a TF-IDF vocabulary, to check the topic model fits the area model."""
+    return hashlib.sha256("\n".join(terms).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Features:
+    """The feature rows of a batch of abstracts and the phrases found, per paper and topic."""
+
+    matrix: sp.csr_matrix
+    tfidf_width: int
+    phrases: list[dict[int, tuple[str, ...]]]
+    #: Per paper, each topic's phrase score over the whole abstract (1 a word, 1.5 a phrase).
+    scores: list[dict[int, float]]
+
+
+def featurize(
+    plains: list[str], area_model: AreaModel, feature_topics: tuple[Topic, ...], tfidf: sp.spmatrix | None = None
+) -> Features:
+    """Return the features of abstracts: TF-IDF of the area model (`tfidf` when known), then phrase scores by role."""
+    tfidf = (area_model.features(plains) if tfidf is None else tfidf).tocsr()
+    count = len(feature_topics)
+    rows, cols, values = [], [], []
+    phrases: list[dict[int, tuple[str, ...]]] = []
+    totals: list[dict[int, float]] = []
+    for row, plain in enumerate(plains):
+        hits = topic_hits(plain, feature_topics)
+        scores: dict[tuple[int, int], float] = {}
+        spelled: dict[int, Counter[str]] = {}
+        if hits:
+            roles = sentence_roles(plain)
+            starts = [start for start, _ in roles]
+            for topic, offset, weight, shown in hits:
+                role = roles[bisect_right(starts, offset) - 1][1] if offset >= starts[0] else 0
+                scores[(0, topic)] = scores.get((0, topic), 0.0) + weight
+                if role:
+                    scores[(role, topic)] = scores.get((role, topic), 0.0) + weight
+                spelled.setdefault(topic, Counter())[shown] += 1
+        for (role, topic), score in sorted(scores.items()):
+            rows.append(row)
+            cols.append(role * count + topic)
+            values.append(phrase_confidence(score))
+        phrases.append({topic: _distinct_spellings(counter) for topic, counter in spelled.items()})
+        totals.append({topic: score for (role, topic), score in scores.items() if role == 0})
+    extra = sp.csr_matrix(
+        (np.array(values, dtype=np.float32), (np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64))),
+        shape=(len(plains), len(ROLES) * count),
+    )
+    matrix = sp.hstack([tfidf, extra], format="csr", dtype=np.float32)
+    matrix.sort_indices()
+    return Features(matrix, tfidf.shape[1], phrases, totals)
+
+
+class TopicModel:
+    """The shipped topic classifiers, their thresholds and the vocabulary their phrase features use."""
+
+    def __init__(self, path: Path = MODEL_PATH, area_model: AreaModel | None = None) -> None:
+        self.area_model = area_model or load_model()
+        with np.load(path, allow_pickle=False) as data:
+            self.names: list[str] = data["names"].tolist()
+            shape = tuple(int(n) for n in data["coef_shape"])
+            coef = sp.csr_matrix(
+                (data["coef_data"].astype(np.float32), data["coef_indices"], data["coef_indptr"]), shape=shape
+            )
+            self.intercept = data["intercept"].astype(np.float64)
+            self.thresholds = data["thresholds"].astype(np.float64)
+            self.floor = float(data["floor"])
+            entries = json.loads(str(data["vocabulary_json"]))
+            fingerprint = str(data["area_fingerprint"])
+        if fingerprint != vocabulary_fingerprint(self.area_model.terms.tolist()):
+            raise ValueError(f"{path} was trained on another area model's vocabulary: retrain it")
+        self.feature_topics = topics_from_entries(entries, str(path))
+        self._phrase_index = {topic.name: i for i, topic in enumerate(self.feature_topics)}
+        #: Topics with a classifier; the others (threshold -1: too few labelled papers) stay phrase-matched.
+        self.learned = frozenset(name for name, t in zip(self.names, self.thresholds, strict=True) if t >= 0)
+        self._name_rank = np.argsort(np.argsort(np.array(self.names), kind="stable"), kind="stable")
+        #: The model's topics without a classifier, decided by their phrases: (feature index, name).
+        self._phrase_matched = tuple(
+            (self._phrase_index[name], name) for name in self.names if name not in self.learned
+        )
+        self._learned_mask = self.thresholds >= 0
+        self._effective = np.where(self._learned_mask, self.thresholds, np.inf)
+        # Dense and transposed once: sparse features (n x F) times it is scipy's own loop, no BLAS.
+        self.coef = coef.toarray()
+        self.coef_t = np.ascontiguousarray(self.coef.T)
+        self.terms = self.area_model.terms
+
+    def known_topics(self) -> dict[str, Topic]:
+        """Return the model's topics by name (a learned one, or one its phrases decide)."""
+        return {topic.name: topic for topic in self.feature_topics}
+
+    def probabilities(self, features: Features) -> np.ndarray:
+        """Return each paper's probability for each topic, rounded to `DECIMALS`."""
+        scores = np.asarray(features.matrix @ self.coef_t, dtype=np.float64) + self.intercept
+        return np.round(1.0 / (1.0 + np.exp(-scores)), DECIMALS)
+
+    def predict(
+        self, plains: list[str], max_topics: int = 4, tfidf: sp.spmatrix | None = None, reserves: int = 3
+    ) -> list[tuple[list[Tag], list[Tag]]]:
+        """Return, for each abstract, its topics (most probable first) and up to `reserves` next-best ones.
+
+        The reserves are shown only when folding takes away all of a paper's topics.
+        """
+        if not plains:
+            return []
+        features = featurize(plains, self.area_model, self.feature_topics, tfidf)
+        probabilities = self.probabilities(features)
+        # Rounded probabilities, ties by name: the order never hinges on float noise.
+        ranks = np.broadcast_to(self._name_rank, probabilities.shape)
+        orders = np.lexsort((ranks, -probabilities), axis=1)
+        return [
+            self._choose(features, row, probs, orders[row], max_topics, reserves)
+            for row, probs in enumerate(probabilities)
+        ]
+
+    def _choose(
+        self, features: Features, row: int, probs: np.ndarray, ranked: np.ndarray, max_topics: int, reserves: int
+    ) -> tuple[list[Tag], list[Tag]]:
+        passing = ranked[probs[ranked] >= self._effective[ranked]]
+        chosen = [int(t) for t in passing[:max_topics]]
+        order = [int(t) for t in ranked[self._learned_mask[ranked]][: max_topics + reserves]]
+        if not chosen and order and probs[order[0]] >= self.floor:
+            chosen = [order[0]]  # the paper's best fit, though below its topic's precise threshold
+        least = max(self.floor, RESERVE_FLOOR)
+        spare = [t for t in order if t not in chosen and probs[t] >= least][:reserves]
+        phrased = [
+            Tag(name, tag_slug(name), "topic", phrase_confidence(score), features.phrases[row][index][:5])
+            for index, name in self._phrase_matched
+            if (score := features.scores[row].get(index, 0.0)) >= PHRASE_MIN_SCORE
+        ]
+        return (
+            [*(self._tag(features, row, topic, float(probs[topic])) for topic in chosen), *phrased],
+            [self._tag(features, row, topic, float(probs[topic])) for topic in spare],
+        )
+
+    def _tag(self, features: Features, row: int, topic: int, probability: float) -> Tag:
+        name = self.names[topic]
+        return Tag(name, tag_slug(name), "topic", round(probability, 3), self.evidence(features, row, topic))
+
+    def evidence(self, features: Features, row: int, topic: int) -> tuple[str, ...]:
+        """Return what weighed for a topic in one abstract: its phrases found, then its heaviest words."""
+        start, end = features.matrix.indptr[row], features.matrix.indptr[row + 1]
+        columns = features.matrix.indices[start:end]
+        values = features.matrix.data[start:end]
+        words = columns < features.tfidf_width
+        weights = self.coef[topic, columns[words]]
+        contribution = np.round(values[words].astype(np.float64) * weights, 6)
+        phrase_index = self._phrase_index.get(self.names[topic])
+        phrases = features.phrases[row].get(phrase_index, ())[:_PHRASES_SHOWN] if phrase_index is not None else ()
+        cols = columns[words]
+        # Largest first, ties by column (the vocabulary is alphabetical): a few candidates are enough.
+        top = np.lexsort((cols, -contribution))[: 3 * _WORDS_SHOWN]
+        ranked = [(contribution[i], str(self.terms[cols[i]])) for i in top if contribution[i] > 0]
+        # A word already inside a phrase or a term shown ("reinforcement" of "reinforcement learning") adds nothing.
+        kept: list[str] = []
+        covered = [set(p.lower().split()) for p in phrases]
+        for _, term in ranked:
+            parts = set(term.split())
+            if any(parts <= other for other in covered):
+                continue
+            # A longer term replaces the words of it already kept ("policy" by "policy optimization").
+            kept = [k for k in kept if not set(k.split()) <= parts]
+            covered = [set(p.lower().split()) for p in phrases] + [set(k.split()) for k in kept] + [parts]
+            kept.append(term)
+            if len(kept) == _WORDS_SHOWN:
+                break
+        return (*(f"phrase: {p}" for p in phrases), *kept)
+
+
+def rank_topics(
+    plains: list[str],
+    vocabulary: tuple[Topic, ...],
+    max_topics: int = 4,
+    model: TopicModel | None = None,
+    tfidf: sp.spmatrix | None = None,
+) -> list[tuple[list[Tag], list[Tag]]]:
+    """Return each abstract's topics of `vocabulary` (most confident first) and its reserve topics.
+
+    A topic the model has a classifier for is decided by it; any other topic
+    (added by the user, or too rare to learn) by its phrases, as before.
+    """
+    model = model or load_topic_model()
+    known = model.known_topics()
+    # A topic the model knows (same name, same phrases) comes from it; any other is matched here.
+    wanted = {topic.name for topic in vocabulary if known.get(topic.name) == topic}
+    empty: tuple[list[Tag], list[Tag]] = ([], [])
+    learned = model.predict(plains, max_topics, tfidf) if wanted else [empty for _ in plains]
+    matched = tuple(topic for topic in vocabulary if topic.name not in wanted)
+    results = []
+    for plain, (tags, spare) in zip(plains, learned, strict=True):
+        found = [tag for tag in tags if tag.name in wanted]
+        if matched:
+            found += match_topics(plain, matched)
+        found = sorted(found, key=lambda t: (-t.confidence, t.name))[:max_topics]
+        results.append((found, [tag for tag in spare if tag.name in wanted]))
+    return results
+
+
+def tag_topics(
+    plains: list[str],
+    vocabulary: tuple[Topic, ...],
+    max_topics: int = 4,
+    model: TopicModel | None = None,
+    tfidf: sp.spmatrix | None = None,
+) -> list[list[Tag]]:
+    """Return each abstract's topics of `vocabulary`, most confident first (see `rank_topics`)."""
+    return [found for found, _ in rank_topics(plains, vocabulary, max_topics, model, tfidf)]
+
+
+@lru_cache(maxsize=1)
+def load_topic_model() -> TopicModel:
+    """Load the bundled topic model once per process."""
+    return TopicModel()
