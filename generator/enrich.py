@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 
 from slugify import slugify
 
-from .areas import AreaGuess, load_model, load_taxonomy
+from .areas import Area, AreaGuess, load_model, load_taxonomy
+from .cache import Cache, entry_key
 from .maps import map_coordinates
 from .model import Paper, Progress, Tag, no_progress
 from .notes import without_tail_notes
@@ -115,16 +116,75 @@ def _analyse_batch(jobs: list[tuple[str, str, tuple[str, ...], int]]) -> tuple[l
     return analyses, [guesses[:2] for guesses in load_model().predict(plains, features=tfidf)]
 
 
-def _analyse_all(papers: list[Paper], topics: tuple[Topic, ...], settings: Settings, progress: Progress):
-    """Return each paper's analysis and area guesses, in input order."""
-    global _WORKER_TOPICS
+def _tag_json(tag: Tag) -> list:
+    return [tag.name, tag.slug, tag.kind, tag.confidence, list(tag.evidence)]
+
+
+def _tag_of(data: list) -> Tag:
+    name, slug, kind, confidence, evidence = data
+    if kind not in ("area", "topic") or not isinstance(confidence, float | int):
+        raise ValueError("not a tag")
+    return Tag(str(name), str(slug), kind, float(confidence), tuple(str(e) for e in evidence))
+
+
+def _to_json(analysis: _Analysis, guesses: list[AreaGuess]) -> dict:
+    """Return what the cache keeps of one paper's analysis (everything, as JSON)."""
+    return {
+        "plain": analysis.plain, "title": analysis.title, "title_source": analysis.title_source,
+        "lead": analysis.lead, "topics": [_tag_json(t) for t in analysis.topics],
+        "reserve": [_tag_json(t) for t in analysis.reserve],
+        "areas": [[g.area.label, g.area.name, g.probability, list(g.evidence)] for g in guesses],
+    }
+
+
+def _from_json(data: dict) -> tuple[_Analysis, list[AreaGuess]]:
+    """Return the analysis the cache kept; raise ValueError, KeyError or TypeError when it does not decode."""
+    analysis = _Analysis(
+        str(data["plain"]), str(data["title"]), str(data["title_source"]), [_tag_of(t) for t in data["topics"]],
+        str(data["lead"]), tuple(_tag_of(t) for t in data["reserve"]),
+    )
+    guesses = [AreaGuess(Area(str(label), str(name)), float(p), tuple(str(e) for e in evidence))
+               for label, name, p, evidence in data["areas"]]
+    return analysis, guesses
+
+
+def _analyse_all(
+    papers: list[Paper], topics: tuple[Topic, ...], settings: Settings, progress: Progress, cache: Cache | None
+):
+    """Return each paper's analysis and area guesses, in input order; what `cache` holds is not analysed again."""
+    # Forked workers inherit the vocabulary through this module global instead of pickling it per batch.
+    global _WORKER_TOPICS  # noqa: PLW0603
     _WORKER_TOPICS = topics
     jobs = [
         (p.abstract, p.title if p.title and p.title_source == "given" else "", p.keywords, settings.max_title_chars)
         for p in papers
     ]
+    keys = [entry_key(abstract, title, keywords) for abstract, title, keywords, _ in jobs]
+    known: dict[int, tuple[_Analysis, list[AreaGuess]]] = {}
+    if cache is not None:
+        try:
+            for index, key in enumerate(keys):
+                value = cache.get(key)
+                if value is not None:
+                    known[index] = _from_json(value)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            # One entry that does not decode and nothing in the file is trusted.
+            cache.discard()
+            known = {}
+    todo = [i for i in range(len(jobs)) if i not in known]
+    fresh_analyses, fresh_guesses = _analyse_jobs([jobs[i] for i in todo], settings, progress, len(known), len(jobs))
+    for index, analysis, guesses in zip(todo, fresh_analyses, fresh_guesses, strict=True):
+        known[index] = (analysis, guesses)
+        if cache is not None:
+            cache.put(keys[index], _to_json(analysis, guesses))
+    progress("Inferring titles, topics and areas", len(papers), len(papers))
+    return [known[i][0] for i in range(len(jobs))], [known[i][1] for i in range(len(jobs))]
+
+
+def _analyse_jobs(jobs: list, settings: Settings, progress: Progress, done: int, total: int):
+    """Analyse `jobs` in batches, on forked workers for large digests; return analyses and area guesses."""
     batches = [jobs[start : start + _BATCH] for start in range(0, len(jobs), _BATCH)]
-    workers = settings.forked_workers(len(papers))
+    workers = settings.forked_workers(len(jobs))
     analyses: list[_Analysis] = []
     guesses: list[list[AreaGuess]] = []
     if workers:
@@ -136,20 +196,26 @@ def _analyse_all(papers: list[Paper], topics: tuple[Topic, ...], settings: Setti
         for batch_analyses, batch_guesses in results:
             analyses += batch_analyses
             guesses += batch_guesses
-            progress("Inferring titles, topics and areas", len(analyses), len(papers))
-    progress("Inferring titles, topics and areas", len(papers), len(papers))
+            progress("Inferring titles, topics and areas", done + len(analyses), total)
     return analyses, guesses
 
 
-def enrich(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> list[Paper]:
-    """Give every paper a title, slug, summary and tags; return them in input order."""
+def enrich(
+    papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None
+) -> list[Paper]:
+    """Give every paper a title, slug, summary and tags; return them in input order.
+
+    `cache` holds earlier analyses of single abstracts (titles, topic and area
+    scores): those found there are not analysed again, the others are added.
+    The result is the same with or without it.
+    """
     overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
     area_names = {area.name for area in load_taxonomy()}
     area_slugs = {tag_slug(name) for name in area_names}
     # All titles and topics are gathered first: uniqueness and topic sizes are
     # properties of the whole digest.
-    analyses, guesses = _analyse_all(papers, topics, settings, progress)
+    analyses, guesses = _analyse_all(papers, topics, settings, progress, cache)
     plains = [a.plain for a in analyses]
     titled = [(a.title, a.title_source) for a in analyses]
     base_titles = [title for title, _ in titled]

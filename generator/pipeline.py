@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .cache import Cache
 from .enrich import enrich
 from .errors import DigestError, SettingsError
 from .model import Paper, Problem, Progress, no_progress
@@ -25,6 +26,8 @@ from .tags import load_topics
 
 #: The last run's inputs key, generated files' fingerprint and report.
 STAMP = ".paper-digest/generate.json"
+#: Each abstract's analysis from the last run (see cache.py).
+CACHE = ".paper-digest/analysis-cache.json"
 #: Bump when the stamp's layout changes.
 _STAMP_VERSION = 2
 
@@ -72,6 +75,15 @@ def load_project(project_dir: Path, site: bool = True, **overrides: object) -> S
     load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None)
     load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
     return settings
+
+
+def analysis_fingerprint(settings: Settings) -> str:
+    """Return a hash of what one abstract's analysis depends on: the code, models, vocabularies and settings."""
+    package = Path(__file__).resolve().parent
+    own = sorted([*package.rglob("*.py"), *(package / "data").glob("*")])
+    extra = [settings.resolve(name) for name in (settings.topics_file, settings.overrides_file) if name]
+    settings_text = json.dumps({k: str(v) for k, v in asdict(settings).items() if k != "project_dir"}, sort_keys=True)
+    return files_digest([*own, *extra], content=True, extra=settings_text)
 
 
 def inputs_key(files: list[Path], settings: Settings) -> str:
@@ -127,7 +139,9 @@ def generate(
     timings["read"] = time.perf_counter() - start
     start = time.perf_counter()
     progress("Reading sources", 1, 1)
-    papers = enrich(read.papers, settings, progress)
+    cache = Cache(settings.resolve(CACHE), analysis_fingerprint(settings))
+    papers = enrich(read.papers, settings, progress, cache)
+    cache.save()
     timings["enrich"] = time.perf_counter() - start
     start = time.perf_counter()
     rendered = render_site(papers, settings, progress)

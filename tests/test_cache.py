@@ -65,3 +65,40 @@ def test_keys_depend_on_every_field_and_its_boundaries() -> None:
     assert entry_key("ab", "c") != entry_key("a", "bc")
     assert entry_key("a", ["x", "y"]) != entry_key("a", ["xy"])
     assert entry_key("a", "") == entry_key("a", "")
+
+
+def _generated(project: Path) -> dict[str, bytes]:
+    docs = project / "site_src"
+    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in sorted(docs.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [0, 5000], ids=["default corpus", "5,000 papers"])
+def test_the_site_is_byte_identical_with_and_without_the_cache(tmp_path: Path, size: int) -> None:
+    import shutil
+
+    from generator.pipeline import CACHE, generate
+    from generator.settings import load_settings
+    from tests.conftest import DEFAULT_CORPUS, ROOT, copy_project
+
+    if size:
+        corpus = ROOT.parent / "shared" / "corpora" / "iclr2025.jsonl"
+        if not corpus.exists():
+            pytest.skip("the shared corpora are not beside the project")
+        source = tmp_path / "digest.jsonl"
+        with corpus.open(encoding="utf-8") as lines:
+            rows = [json.loads(next(lines)) for _ in range(size)]
+        source.write_text("".join(json.dumps({"abstract": r["abstract"]}) + "\n" for r in rows), encoding="utf-8")
+    else:
+        source = DEFAULT_CORPUS
+    cold = copy_project(tmp_path / "cold")
+    generate([source], load_settings(cold))
+    cache_file = cold / CACHE
+    assert cache_file.exists()
+    warm = copy_project(tmp_path / "warm")
+    (warm / CACHE).parent.mkdir(parents=True)
+    shutil.copy(cache_file, warm / CACHE)
+    report = generate([source], load_settings(warm))
+    assert _generated(warm) == _generated(cold)
+    # Every paper came from the cache: the run after an edit analyses only what changed.
+    assert report.papers and json.loads((warm / CACHE).read_text(encoding="utf-8"))["entries"]
