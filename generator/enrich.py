@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-from collections import Counter, defaultdict
 from contextlib import nullcontext
+from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 
 from slugify import slugify
 
 from .areas import AreaGuess, load_model, load_taxonomy
-from .maps import map_coordinates
 from .model import Paper, Progress, Tag, no_progress
 from .notes import without_tail_notes
 from .overrides import load_overrides
+from .maps import map_coordinates
 from .related import nearest, vectorize
 from .settings import Settings
 from .tags import Topic, area_tags, fold_topics, keyword_tags, load_topics, match_topics, merge_tags, tag_slug
