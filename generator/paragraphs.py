@@ -124,6 +124,7 @@ REASONS: dict[str, str] = {
     "lowercase": "starts with a lowercase letter",
     "prev_colon": "the paragraph before ends with a colon",
     "prev_open": "the paragraph before ends mid-sentence",
+    "prev_comma": "the paragraph before ends mid-sentence",
     "tail": "a short note after the abstract (code, data, revision)",
     "url_short": "a short paragraph with a link",
     "connective": "starts by going on from the paragraph before",
@@ -283,6 +284,7 @@ def features(before: Sequence[Profile], current: Profile, common: frozenset[str]
         "lowercase": float(_starts_lowercase(text, common)),
         "prev_colon": float(prev.endswith((":", "\uff1a")) and not is_tail_note(last_sentence(prev))),
         "prev_open": float(_ends_open(prev)),
+        "prev_comma": float(prev.endswith((",", ";", "\uff0c", "\uff1b"))),
         "tail": float(is_tail_note(text)),
         "url_short": float(len(text) < 300 and bool(_URL.search(text))),
         "connective": float(bool(_CONNECTIVE.match(text))),
@@ -318,7 +320,10 @@ def features(before: Sequence[Profile], current: Profile, common: frozenset[str]
 
 
 #: Signals that decide alone: a new abstract practically never shows them.
-RULES: tuple[str, ...] = ("list_marker", "tail", "prev_colon", "lowercase")
+RULES: tuple[str, ...] = ("list_marker", "tail", "prev_colon", "prev_comma", "lowercase")
+#: Rules a paragraph that reads as a whole abstract overrules (an abstract cut off mid-sentence is followed
+#: by the next abstract, and an abstract may start in lowercase).
+_OVERRULED = ("prev_comma", "lowercase")
 
 
 def decide(before: Sequence[Profile], current: Profile, model: Model | None = None) -> Decision:
@@ -326,7 +331,7 @@ def decide(before: Sequence[Profile], current: Profile, model: Model | None = No
     model = model or load_model()
     values = features(before, current, model.common)
     for rule in RULES:
-        if values[rule] and not (rule == "lowercase" and _reads_whole(before[-1].text, current)):
+        if values[rule] and not (rule in _OVERRULED and _reads_whole(before[-1].text, current)):
             return Decision(True, math.inf, REASONS[rule])
     parts = {name: model.weights.get(name, 0.0) * value for name, value in values.items()}
     # Log-odds, rounded before the threshold: the decision never hinges on the last bits of a sum.
@@ -338,8 +343,9 @@ def decide(before: Sequence[Profile], current: Profile, model: Model | None = No
 
 
 def _reads_whole(previous: str, current: Profile) -> bool:
-    # A long paragraph with its own contribution after a finished sentence is an abstract, even in lowercase.
-    return len(current.text) >= 400 and current.contribution and not _ends_open(previous)
+    # A long paragraph with its own contribution that opens like an abstract is one, even in lowercase or
+    # after an abstract cut off mid-sentence.
+    return len(current.text) >= 400 and current.contribution and (current.opening > 0 or not _ends_open(previous))
 
 
 @dataclass(frozen=True)

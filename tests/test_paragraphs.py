@@ -117,6 +117,9 @@ def joins(paragraphs: list[str]) -> list[tuple[int, int, str]]:
         pytest.param(ENDED, "* Retrieval helps most on long-tail facts.", "starts with a list marker", id="star"),
         pytest.param(LIST_OPEN, "Every relay node is reachable in two hops, and the scheme needs no positional "
                      "encodings or rewiring.", "the paragraph before ends with a colon", id="colon"),
+        pytest.param(ENDED[:-len(" Our experiments with twelve models reveal three findings.")] + " in three settings,",
+                     "Tool use shows the largest gains, while closed-book answers barely change.",
+                     "the paragraph before ends mid-sentence", id="comma"),
         pytest.param(ENDED, "and that the gains vanish once the evidence is paraphrased.",
                      "starts with a lowercase letter", id="lowercase"),
         pytest.param(ENDED, "Code is available at https://github.com/example/knowprobe.",
@@ -167,6 +170,11 @@ def test_two_short_real_abstracts_in_a_row_stay_two_papers(first: int) -> None:
 def test_a_short_real_abstract_after_a_long_one_stays_a_paper(short: str) -> None:
     for before in (ENDED, AMN[2], JVI[0]):
         assert joins([before, short]) == []
+
+
+def test_an_abstract_after_one_cut_off_mid_sentence_stays_a_paper() -> None:
+    cut = "Spectral methods are widely used for graph clustering. Our main result states that under general conditions,"
+    assert joins([cut, JVI[0]]) == []
 
 
 def test_a_run_of_short_abstracts_with_a_joined_list_stays_apart() -> None:
