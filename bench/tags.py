@@ -33,14 +33,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.split import part_of  # noqa: E402
-from generator.areas import AreaModel, load_model, load_taxonomy  # noqa: E402
-from generator.enrich import enrich  # noqa: E402
-from generator.read import read_sources  # noqa: E402
-from generator.settings import Settings  # noqa: E402
-from generator.tags import fold_topics, load_topics, names_topic, reads_like_area  # noqa: E402
-from generator.text import to_plain  # noqa: E402
-from generator.topic_model import TopicModel, load_topic_model, rank_topics, tag_topics  # noqa: E402
+from bench.split import part_of
+from generator.areas import AreaModel, load_model, load_taxonomy
+from generator.enrich import enrich
+from generator.read import read_sources
+from generator.settings import Settings
+from generator.tags import fold_topics, load_topics, names_topic, reads_like_area
+from generator.text import to_plain
+from generator.topic_model import TopicModel, load_topic_model, rank_topics, tag_topics
 
 
 def load(path: str) -> list[dict]:

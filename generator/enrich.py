@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-from contextlib import nullcontext
 from collections import Counter, defaultdict
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 from slugify import slugify

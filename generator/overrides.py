@@ -23,7 +23,7 @@ from pathlib import Path
 import yaml
 
 from .errors import DigestError
-from .model import Tag
+from .model import Tag, TagKind
 from .tags import Topic, tag_slug, topics_from_entries
 
 
@@ -41,7 +41,7 @@ class Overrides:
         present = {tag.slug for tag in tags}
         for name in self.pin.get(paper_id, ()):
             if tag_slug(name) not in present:
-                kind = "area" if name in area_names else "topic"
+                kind: TagKind = "area" if name in area_names else "topic"
                 tags = [*tags, Tag(name, tag_slug(name), kind, 1.0, ("pinned in the overrides file",))]
                 present.add(tag_slug(name))
         result = []

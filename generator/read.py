@@ -11,9 +11,9 @@ import hashlib
 import logging
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from .errors import DigestError
 from .hyphenation import dehyphenate
@@ -247,7 +247,7 @@ def _add(result: ReadResult, seen: dict[str, int], paper: Paper) -> None:
     if paper.id in seen:
         index = seen[paper.id]
         first = result.papers[index]
-        result.papers[index] = replace(first, also_in=first.also_in + (paper.source,))
+        result.papers[index] = replace(first, also_in=(*first.also_in, paper.source))
         result.problems.append(
             Problem("info", paper.source.file, paper.source.line or None,
                     f"{paper.source.unit} {paper.source.paragraph}: same abstract as {first.source}; "

@@ -284,7 +284,7 @@ def _to_text(converter: LatexNodes2Text, latex: str) -> str | None:
     protected = _LATEX_LITERALS.sub(r"\\\1", latex).replace("^", _CARET)
     try:
         return converter.latex_to_text(protected).replace(_CARET, "^")
-    except Exception:  # noqa: BLE001 - any parser failure: the caller keeps the source
+    except Exception:
         return None
 
 

@@ -36,8 +36,8 @@ from sklearn.model_selection import GroupKFold
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.split import part_of  # noqa: E402
-from generator.paragraphs import (  # noqa: E402
+from bench.split import part_of
+from generator.paragraphs import (
     FEATURES,
     MODEL_FILE,
     RULES,
@@ -49,7 +49,7 @@ from generator.paragraphs import (  # noqa: E402
     profile,
     sentences,
 )
-from generator.read import decode, split_paragraphs  # noqa: E402
+from generator.read import decode, split_paragraphs
 
 #: Words in at least this share of abstracts carry no sign of a shared subject.
 COMMON_SHARE = 0.01
@@ -116,8 +116,10 @@ def main() -> None:
     common = common_words(records)
     split = [[sentences(p) for p in paragraphs] for paragraphs in records]
 
-    open_docs, open_labels, open_groups, open_at = [], [], [], {}
-    close_docs, close_labels, close_groups, close_at = [], [], [], {}
+    open_docs: list[list[str]] = []
+    close_docs: list[list[str]] = []
+    open_labels, open_groups, open_at = [], [], {}
+    close_labels, close_groups, close_at = [], [], {}
     for r, paragraphs in enumerate(split):
         last = len(paragraphs) - 1
         for p, parts in enumerate(paragraphs):
@@ -150,9 +152,9 @@ def main() -> None:
             rows.append(values)
             labels.append(label)
 
-    for paragraphs in profiles:
-        for p in range(1, len(paragraphs)):
-            add(paragraphs[:p], paragraphs[p], 1)
+    for shaped in profiles:
+        for p in range(1, len(shaped)):
+            add(shaped[:p], shaped[p], 1)
     rng = random.Random(14)
     orders = [list(range(len(records)))]
     for _ in range(SHUFFLES):

@@ -41,13 +41,13 @@ from sklearn.linear_model import LogisticRegression, Ridge
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.split import part_of  # noqa: E402
-from bench.titles import NAME_TITLE, contains_name, rouge_l  # noqa: E402
-from generator.text import clean, to_plain  # noqa: E402
-from generator.titles import compose, title_defects  # noqa: E402
-from generator.titles.candidates import FEATURES, generate, term_counts, word_key  # noqa: E402
-from generator.titles.model import MODEL_FILE, SCORE_DECIMALS, Linear, vocabulary_from  # noqa: E402
-from generator.titles.names import NAME_FEATURES, choose_name, descriptions, name_candidates  # noqa: E402
+from bench.split import part_of
+from bench.titles import NAME_TITLE, contains_name, rouge_l
+from generator.text import clean, to_plain
+from generator.titles import compose, title_defects
+from generator.titles.candidates import FEATURES, generate, term_counts, word_key
+from generator.titles.model import MODEL_FILE, SCORE_DECIMALS, Linear, vocabulary_from
+from generator.titles.names import NAME_FEATURES, choose_name, descriptions, name_candidates
 
 CORPORA = [ROOT.parent / "shared" / "corpora" / f for f in ("iclr2024.jsonl", "iclr2025.jsonl", "other-venues.jsonl")]
 #: Named-method precision the name threshold keeps on the validation slice (the hand-written rules had 0.46).

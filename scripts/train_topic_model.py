@@ -36,11 +36,11 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.split import part_of  # noqa: E402
-from generator.areas import load_model  # noqa: E402
-from generator.tags import load_topics, names_topic  # noqa: E402
-from generator.text import to_plain  # noqa: E402
-from generator.topic_model import DECIMALS, MODEL_PATH, featurize, vocabulary_fingerprint  # noqa: E402
+from bench.split import part_of
+from generator.areas import load_model
+from generator.tags import load_topics, names_topic
+from generator.text import to_plain
+from generator.topic_model import DECIMALS, MODEL_PATH, featurize, vocabulary_fingerprint
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 
