@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.scale import abstracts
-from generator.maps import map_coordinates
-from generator.related import MAP_NEIGHBOURS, nearest, vectorize
+from generator.enrich.maps import map_coordinates
+from generator.enrich.related import MAP_NEIGHBOURS, nearest, vectorize
 from generator.settings import Settings
 
 

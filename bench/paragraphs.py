@@ -32,8 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.split import part_of
-from generator.paragraphs import PARAGRAPH_BREAK
 from generator.read import decode, dedupe_key, read_sources, split_paragraphs
+from generator.read.paragraphs import PARAGRAPH_BREAK
 from generator.settings import Settings
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"

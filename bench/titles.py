@@ -13,7 +13,7 @@ Figures:
   title contains that name (was 0.46 with the hand-written rules).
 - ROUGE-L F1: mean over all papers between inferred and real title (target >= 0.38),
   and over the papers without a named method (headline overlap).
-- defects: share of titles with a visible defect under generator.titles.title_defects
+- defects: share of titles with a visible defect under generator.enrich.titles.title_defects
   (target <= 3%), for the inferred and for the real titles, and the most common kinds.
 - words per title (inferred and real), and abstracts per second on one core
   (target >= 1,000, the whole inference: cleaning, plain text, candidates, scoring).
@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.split import part_of
-from generator.titles import infer_title, title_defects
+from generator.enrich.titles import infer_title, title_defects
 
 NAME_TITLE = re.compile(r"^([A-Za-z0-9][\w\-+.]*[A-Za-z0-9+]?)\s*:\s+\S")
 

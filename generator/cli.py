@@ -18,9 +18,9 @@ from rich.table import Table
 from . import __version__
 from .build import build_site
 from .errors import DigestError
+from .formats import INPUT_FORMATS
 from .pipeline import GenerateReport, generate, load_project, sources_or_default
 from .read import read_sources
-from .records import INPUT_FORMATS
 from .settings import Settings
 
 console = Console(stderr=True, highlight=False)

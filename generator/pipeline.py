@@ -15,14 +15,14 @@ from pathlib import Path
 
 from .cache import Cache
 from .enrich import enrich
+from .enrich.overrides import load_overrides
+from .enrich.tags import load_topics
 from .errors import DigestError, SettingsError
 from .model import Paper, Problem, Progress, no_progress
-from .overrides import load_overrides
 from .read import expand_sources, read_sources
 from .render import RenderResult, generated_fingerprint, render_site
 from .settings import SETTINGS_FILE, Settings, load_settings
 from .stamps import files_digest, read_stamp, write_stamp
-from .tags import load_topics
 
 #: The last run's inputs key, generated files' fingerprint and report.
 STAMP = ".paper-digest/generate.json"

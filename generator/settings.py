@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from .errors import SettingsError
-from .records import INPUT_FORMATS
+from .formats import INPUT_FORMATS
 
 #: The file in a project directory that can override any setting below.
 SETTINGS_FILE = "paper-digest.toml"

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.split import part_of
-from generator.titles import looks_like_name
+from generator.enrich.titles import looks_like_name
 
 MIN_COUNT = 3
 WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")

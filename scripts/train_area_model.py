@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.areas import MODEL_PATH, load_taxonomy, make_vectorizer
+from generator.enrich.areas import MODEL_PATH, load_taxonomy, make_vectorizer
 from generator.text import to_plain
 
 

@@ -5,11 +5,11 @@
 
 Two sentence scorers come first: how abstracts open (their first sentence
 against every other sentence) and how they close (their last sentence against
-every other). Then a logistic model over `generator.paragraphs.features` (the
+every other). Then a logistic model over `generator.read.paragraphs.features` (the
 scorers' out-of-fold log-odds among them) learns from the inner paragraph
 breaks of real multi-paragraph abstracts (positives) and the breaks between two
 abstracts, in file order and in shuffled orders (negatives). Pairs a rule of
-`generator.paragraphs.RULES` decides are left out. The threshold (log-odds)
+`generator.read.paragraphs.RULES` decides are left out. The threshold (log-odds)
 sits just above the break between two abstracts ranked `--allowed` + 1 from the
 top (default: one break of about 100,000 may score above it).
 
@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
-from generator.paragraphs import (
+from generator.read import decode, split_paragraphs
+from generator.read.paragraphs import (
     FEATURES,
     MODEL_FILE,
     RULES,
@@ -49,7 +50,6 @@ from generator.paragraphs import (
     profile,
     sentences,
 )
-from generator.read import decode, split_paragraphs
 
 #: Words in at least this share of abstracts carry no sign of a shared subject.
 COMMON_SHARE = 0.01
@@ -179,7 +179,7 @@ def main() -> None:
     for name, weight in sorted(zip(FEATURES, pair.coef_[0], strict=True), key=lambda kv: -abs(kv[1])):
         print(f"  {name:24s} {weight:+.3f}")
     data = {
-        "about": "paragraph model: logistic regression over generator.paragraphs.features; "
+        "about": "paragraph model: logistic regression over generator.read.paragraphs.features; "
                  "retrain with scripts/train_paragraph_model.py",
         "features": list(FEATURES),
         "weights": {name: round(float(w), 6) for name, w in zip(FEATURES, pair.coef_[0], strict=True)},

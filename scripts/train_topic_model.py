@@ -6,7 +6,7 @@ Run from the project root (a few minutes on 2 cores):
 
 Distant supervision: a paper is a positive example of a topic of
 generator/data/topics.yaml when its author keywords or its title name the topic
-(`generator.tags.names_topic`). Training papers are the 'tune' part
+(`generator.enrich.tags.names_topic`). Training papers are the 'tune' part
 (bench/split.py) of ICLR 2024 and of the other venues that give keywords; the
 'tune' part of ICLR 2025 (no keywords) adds the papers whose title names a topic
 as extra positives of that topic only. The 'held-out' part is never read.
@@ -37,10 +37,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
-from generator.areas import load_model
-from generator.tags import load_topics, names_topic
+from generator.enrich.areas import load_model
+from generator.enrich.tags import load_topics, names_topic
+from generator.enrich.topic_model import DECIMALS, MODEL_PATH, featurize, vocabulary_fingerprint
 from generator.text import to_plain
-from generator.topic_model import DECIMALS, MODEL_PATH, featurize, vocabulary_fingerprint
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 

@@ -24,3 +24,16 @@ def test_every_command_is_documented() -> None:
 def test_readme_test_command_is_what_ci_runs() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "python -m pytest" in ci and "`python -m pytest`" in README and "bash .ci/run" in README
+
+
+def test_the_layout_section_matches_the_tree() -> None:
+    import re
+
+    section = README.split("## How the code is laid out", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(generator/[\w/]+(?:\.py)?)`", section))
+    assert named, "the layout section names no path"
+    for path in named:
+        assert (ROOT / path).exists(), f"the README names {path}, which is not in the tree"
+    packages = {f"generator/{p.parent.relative_to(ROOT / 'generator').as_posix()}/"
+                for p in (ROOT / "generator").glob("*/__init__.py")}
+    assert packages <= {p if p.endswith("/") else p + "/" for p in named}, packages - named

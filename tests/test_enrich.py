@@ -8,12 +8,12 @@ import pytest
 import yaml
 
 from generator.enrich import enrich, summarize
-from generator.hyphenation import dehyphenate
+from generator.enrich.tags import fold_topics, load_topics, match_topics
+from generator.enrich.titles import infer_title, unique_titles
 from generator.model import Tag
 from generator.read import read_sources
+from generator.read.hyphenation import dehyphenate
 from generator.settings import Settings
-from generator.tags import fold_topics, load_topics, match_topics
-from generator.titles import infer_title, unique_titles
 from tests.conftest import DEFAULT_CORPUS, FIXTURES, ROOT, make_paper
 
 

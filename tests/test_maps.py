@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import random
 
-from generator.maps import map_coordinates
-from generator.related import MAP_NEIGHBOURS, nearest, vectorize
+from generator.enrich.maps import map_coordinates
+from generator.enrich.related import MAP_NEIGHBOURS, nearest, vectorize
 
 TOPICS = {
     "rl": "reinforcement learning agent reward policy environment exploration offline critic",

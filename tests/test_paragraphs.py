@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.enrich import enrich
-from generator.notes import is_tail_note, without_tail_notes
-from generator.paragraphs import group
 from generator.read import read_sources
+from generator.read.notes import is_tail_note, without_tail_notes
+from generator.read.paragraphs import group
 from generator.settings import Settings
 from generator.text import paragraphs_to_markdown, to_markdown
 from tests.conftest import make_paper, write_tree

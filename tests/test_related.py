@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator import related
-from generator.related import related_papers
+from generator.enrich import related
+from generator.enrich.related import related_papers
 
 TEXTS = [
     "Offline reinforcement learning with conservative value estimates for robot control.",

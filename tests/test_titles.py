@@ -7,10 +7,10 @@ import socket
 import pytest
 
 from generator.enrich import enrich
+from generator.enrich.titles import infer_title, title_defects, unique_titles
+from generator.enrich.titles.cleaning import polish
+from generator.enrich.titles.model import load_model
 from generator.settings import Settings
-from generator.titles import infer_title, title_defects, unique_titles
-from generator.titles.cleaning import polish
-from generator.titles.model import load_model
 from tests.conftest import ROOT, make_paper
 
 

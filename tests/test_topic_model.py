@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 
 from generator.enrich import enrich
+from generator.enrich.tags import fold_topics, keyword_tags, load_topics, names_topic, reads_like_area
+from generator.enrich.topic_model import TopicModel, tag_topics
 from generator.model import Tag
 from generator.read import read_sources
 from generator.settings import Settings
-from generator.tags import fold_topics, keyword_tags, load_topics, names_topic, reads_like_area
 from generator.text import to_plain
-from generator.topic_model import TopicModel, tag_topics
 from tests.conftest import DEFAULT_CORPUS, ROOT
 
 CASES = [

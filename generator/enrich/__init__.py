@@ -10,16 +10,16 @@ from dataclasses import dataclass, replace
 
 from slugify import slugify
 
+from ..cache import Cache, entry_key
+from ..model import Paper, Progress, Tag, no_progress
+from ..read.notes import without_tail_notes
+from ..settings import Settings
+from ..text import to_plain
 from .areas import Area, AreaGuess, load_model, load_taxonomy
-from .cache import Cache, entry_key
 from .maps import map_coordinates
-from .model import Paper, Progress, Tag, no_progress
-from .notes import without_tail_notes
 from .overrides import load_overrides
 from .related import MAP_NEIGHBOURS, nearest, related_from, vectorize
-from .settings import Settings
 from .tags import Topic, area_tags, fold_topics, keyword_tags, load_topics, merge_tags, tag_slug
-from .text import to_plain
 from .titles import infer_title_from, sentences, unique_titles
 from .topic_model import load_topic_model, rank_topics
 

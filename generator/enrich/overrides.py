@@ -22,8 +22,8 @@ from pathlib import Path
 
 import yaml
 
-from .errors import DigestError
-from .model import Tag, TagKind
+from ..errors import DigestError
+from ..model import Tag, TagKind
 from .tags import Topic, tag_slug, topics_from_entries
 
 

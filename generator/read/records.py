@@ -15,27 +15,11 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from .dates import leading_date, year_in
-from .model import Paper, Problem, Source
-from .text import to_plain
-
-#: Formats by file ending; `--format` overrides the choice for every source.
-FORMATS = {
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".json": "json",
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".bib": "bib",
-    ".xml": "arxiv",
-    ".atom": "arxiv",
-}
-
-#: Every reader name, for the `input_format` setting and `--format`: auto picks by file ending.
-INPUT_FORMATS = ("auto", "text", *dict.fromkeys(FORMATS.values()))
+from ..dates import leading_date, year_in
+from ..model import Paper, Problem, Source
+from ..text import to_plain
 
 #: Field names accepted for each field, matched case-insensitively; dotted names reach into nested objects.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -64,26 +48,12 @@ class RawRecord:
     line: int
 
 
-def format_of(path: Path, override: str = "auto") -> str:
-    """Return the reader for a file: the override, or the one its ending names, or text."""
-    if override != "auto":
-        return override
-    return FORMATS.get(path.suffix.lower(), "text")
-
-
-#: Formats read line by line as the file streams in; the others need the whole text.
-STREAMED = ("jsonl", "csv", "tsv")
-
-
 def iter_records(name: str, fmt: str, text: str | Iterable[str]) -> Iterator[RawRecord | Problem]:
     """Yield the records of one structured file, and a Problem for each one that is broken.
 
     `text` is the whole file, or for the streamed formats an iterable of its lines.
     """
-    readers: dict[str, Callable[[Any, str], Iterator[RawRecord | Problem]]] = {
-        "jsonl": _jsonl, "json": _json, "csv": _csv, "tsv": _tsv, "bib": _bib, "arxiv": _arxiv,
-    }
-    return readers[fmt](text, name)
+    return READERS[fmt](text, name)
 
 
 def _lines(text: str | Iterable[str]) -> Iterable[str]:
@@ -303,3 +273,9 @@ def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:
         date=values["date"],
         source_id=values["source_id"],
     )
+
+
+#: The reader of each structured format (generator/formats.py names them).
+READERS: dict[str, Callable[[Any, str], Iterator[RawRecord | Problem]]] = {
+    "jsonl": _jsonl, "json": _json, "csv": _csv, "tsv": _tsv, "bib": _bib, "arxiv": _arxiv,
+}

@@ -11,7 +11,7 @@ import numpy as np
 import yaml
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-MODEL_PATH = Path(__file__).resolve().parent / "data" / "area_model.npz"
+MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "area_model.npz"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..text import clean, to_plain
+from ...text import clean, to_plain
 from .candidates import Candidate, generate, sentences
 from .cleaning import drop_dangling, math_as_text, mend_expansion, polish, title_defects
 from .model import TitleModel, load_model

@@ -23,11 +23,11 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from ..model import Tag
 from .areas import AreaModel, load_model
-from .model import Tag
 from .tags import PHRASE_MIN_SCORE, Topic, match_topics, phrase_confidence, tag_slug, topic_hits, topics_from_entries
 
-MODEL_PATH = Path(__file__).resolve().parent / "data" / "topic_model.npz"
+MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "topic_model.npz"
 
 #: Probabilities are rounded to this many decimals before any comparison or sort,
 #: so the last bits of a float product (which vary across CPUs) decide nothing.

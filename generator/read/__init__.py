@@ -15,19 +15,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .errors import DigestError
+from ..errors import DigestError
+from ..formats import SUFFIXES, format_of
+from ..model import Paper, Problem, Source
+from ..settings import Settings
 from .hyphenation import dehyphenate
-from .model import Paper, Problem, Source
 from .paragraphs import PARAGRAPH_BREAK, group
-from .records import FORMATS, STREAMED, RawRecord, build_paper, format_of, iter_records, to_paper
-from .settings import Settings
+from .records import RawRecord, build_paper, iter_records, to_paper
 
 log = logging.getLogger(__name__)
 
 #: File endings read as plain-text digests.
-TEXT_SUFFIXES = (".txt", ".text", ".md")
-#: Every file ending a folder is searched for.
-ALL_SUFFIXES = TEXT_SUFFIXES + tuple(FORMATS)
 
 # Words after a collection name in a header line: "ICLR 2026 Papers", "... 论文列表".
 _HEADER_SUFFIX = re.compile(
@@ -140,9 +138,9 @@ def expand_sources(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in ALL_SUFFIXES)
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
             if not found:
-                raise DigestError(f"{path}: no digest files ({', '.join(ALL_SUFFIXES)}) in this folder")
+                raise DigestError(f"{path}: no digest files ({', '.join(SUFFIXES)}) in this folder")
             files.extend(found)
         elif path.is_file():
             files.append(path)
@@ -161,16 +159,16 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
         fmt = format_of(path, settings.input_format)
         before = len(result.papers)
         collection = settings.default_collection or path.stem
-        if fmt in STREAMED:
-            # Large exports are read line by line: the file is never held whole in memory.
-            with path.open("rb") as handle:
-                for item in iter_records(name, fmt, stream_lines(handle, name)):
-                    _take(result, seen, item, name, collection)
-        elif fmt == "text":
+        if not fmt.structured:
             collection, paragraphs = parse_digest(decode(path.read_bytes(), name), collection)
             _add_text(result, seen, paragraphs, name, collection, settings.join_paragraphs)
+        elif fmt.streamed:
+            # Large exports are read line by line: the file is never held whole in memory.
+            with path.open("rb") as handle:
+                for item in iter_records(name, fmt.name, stream_lines(handle, name)):
+                    _take(result, seen, item, name, collection)
         else:
-            for item in iter_records(name, fmt, decode(path.read_bytes(), name)):
+            for item in iter_records(name, fmt.name, decode(path.read_bytes(), name)):
                 _take(result, seen, item, name, collection)
         if len(result.papers) == before and not any(p.file == name for p in result.problems):
             result.problems.append(Problem("warning", name, None, "no abstracts in this file"))

@@ -18,9 +18,9 @@ from pathlib import Path
 import yaml
 from slugify import slugify
 
+from ..errors import DigestError
+from ..model import Tag
 from .areas import AreaGuess, load_taxonomy
-from .errors import DigestError
-from .model import Tag
 
 # A topic needs this much evidence in one abstract: two mentions, or one
 # specific multi-word phrase and one more mention.
