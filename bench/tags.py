@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT))
 from bench.split import part_of
 from generator.enrich import enrich
 from generator.enrich.areas import AreaModel, load_model, load_taxonomy
-from generator.enrich.tags import fold_topics, load_topics, names_topic, reads_like_area
+from generator.enrich.folding import fold_topics, reads_like_area
+from generator.enrich.tags import load_topics, names_topic
 from generator.enrich.topic_model import TopicModel, load_topic_model, rank_topics, tag_topics
 from generator.read import read_sources
 from generator.settings import Settings

@@ -8,7 +8,8 @@ import pytest
 import yaml
 
 from generator.enrich import enrich, summarize
-from generator.enrich.tags import fold_topics, load_topics, match_topics
+from generator.enrich.folding import fold_topics
+from generator.enrich.tags import load_topics, match_topics
 from generator.enrich.titles import infer_title, unique_titles
 from generator.model import Tag
 from generator.read import read_sources

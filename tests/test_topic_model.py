@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from generator.enrich import enrich
-from generator.enrich.tags import fold_topics, keyword_tags, load_topics, names_topic, reads_like_area
+from generator.enrich.folding import fold_topics, reads_like_area
+from generator.enrich.tags import keyword_tags, load_topics, names_topic
 from generator.enrich.topic_model import TopicModel, tag_topics
 from generator.model import Tag
 from generator.read import read_sources

@@ -16,10 +16,11 @@ from ..read.notes import without_tail_notes
 from ..settings import Settings
 from ..text import to_plain
 from .areas import Area, AreaGuess, load_model, load_taxonomy
+from .folding import area_tags, fold_topics, merge_tags
 from .maps import map_coordinates
 from .overrides import load_overrides
 from .related import MAP_NEIGHBOURS, nearest, related_from, vectorize
-from .tags import Topic, area_tags, fold_topics, keyword_tags, load_topics, merge_tags, tag_slug
+from .tags import Topic, keyword_tags, load_topics, tag_slug
 from .titles import infer_title_from, sentences, unique_titles
 from .topic_model import load_topic_model, rank_topics
 
