@@ -46,8 +46,9 @@ from bench.titles import NAME_TITLE, contains_name, rouge_l  # noqa: E402
 from generator.text import clean, to_plain  # noqa: E402
 from generator.titles import compose, title_defects  # noqa: E402
 from generator.titles.candidates import FEATURES, generate, term_counts, word_key  # noqa: E402
+from generator.titles.describe import descriptions  # noqa: E402
 from generator.titles.model import MODEL_FILE, SCORE_DECIMALS, Linear, vocabulary_from  # noqa: E402
-from generator.titles.names import NAME_FEATURES, choose_name, descriptions, name_candidates  # noqa: E402
+from generator.titles.names import NAME_FEATURES, choose_name, name_candidates  # noqa: E402
 
 CORPORA = [ROOT.parent / "shared" / "corpora" / f for f in ("iclr2024.jsonl", "iclr2025.jsonl", "other-venues.jsonl")]
 #: Named-method precision the name threshold keeps on the validation slice (the hand-written rules had 0.46).

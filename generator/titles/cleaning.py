@@ -168,7 +168,10 @@ def title_defects(title: str) -> list[str]:
     segment_starts = {0} | {i + 1 for i, w in enumerate(_WORD.findall(title)) if w.endswith((":", "?"))}
     if any(w in _FIRST_PERSON or (w in _REFERENCES and i not in segment_starts) for i, w in enumerate(words)):
         defects.append("reference")
-    if words and (words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in _CLAUSE_VERBS)):
+    tail = title.rsplit(",", 1)[1].split() if "," in title else []
+    # "... Synthesizes Diverse, Verifiable": a list cut before its last item.
+    unfinished_list = 0 < len(tail) <= 2 and not {"and", "or"} & {w.lower() for w in tail}
+    if words and (words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in _CLAUSE_VERBS) or unfinished_list):
         defects.append("ending")
     if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)):
         # "WizardMath: Which Enhances ...": a relative clause where a description should be.
