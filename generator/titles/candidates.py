@@ -192,7 +192,9 @@ def _ends(words: list[str]) -> list[int]:
     ends = []
     for end in range(1, min(len(words), _MAX_WORDS) + 1):
         last = words[end - 1]
-        if last[-1] in ";:" or (last[-1] == "," and end < len(words) and word_key(words[end]).endswith("ing")):
+        # (a colon right after the opening name, "MENTOR: Mixed-Policy ...", does not end the phrase)
+        clause_end = last[-1] == ";" or (last[-1] == ":" and end >= _MIN_WORDS)
+        if clause_end or (last[-1] == "," and end < len(words) and word_key(words[end]).endswith("ing")):
             if end >= _MIN_WORDS and word_key(last) not in SMALL_WORDS:
                 ends.append(end)
             break  # ", enabling ...", "; we ...": what follows is another clause
