@@ -49,6 +49,7 @@ _MARKUP = re.compile(r"[\\$*_`{}^~|<>#]|\*\*|\]\(")
 _STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
 # "cApability", "reinfOrcement": a word typeset to spell an acronym, not a name's own casing.
 _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
+_LEADING_BOTH = re.compile(r"^(?:Both|Either)\s+(?=\S+\s+\S)")
 _A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z])")
 _WORD = re.compile(r"[^\s]+")
 
@@ -143,6 +144,8 @@ def polish(text: str) -> str:
     """Return `text` as a clean title: no markup, balanced brackets, no dangling end, venue casing."""
     text = balance_brackets(" ".join(title_case(text).split()))
     text = _A_VOWEL.sub("An ", re.sub(r"\(\s*\)", "", text))
+    # "Both X and Y" cut from "performs both X and Y": a title does not start with "Both".
+    text = _LEADING_BOTH.sub("", text)
     return " ".join(drop_dangling(text.split())).strip(" ,;:")
 
 
