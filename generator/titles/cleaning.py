@@ -49,6 +49,11 @@ _MARKUP = re.compile(r"[\\$*_`{}^~|<>#]|\*\*|\]\(")
 _STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
 # "cApability", "reinfOrcement": a word typeset to spell an acronym, not a name's own casing.
 _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
+_STATEMENT = re.compile(
+    r"\b(?:is|are)\s+(?:a|an|the|particularly|very|highly|often|critical|crucial|important|essential|widely|"
+    r"increasingly|central|key|becoming|still|typically|usually|commonly)\b",
+    re.I,
+)
 _LEADING_BOTH = re.compile(r"^(?:Both|Either)\s+(?=\S+\s+\S)")
 _A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z])")
 _WORD = re.compile(r"[^\s]+")
@@ -156,7 +161,8 @@ def title_defects(title: str) -> list[str]:
     "ellipsis", "reference" (a "this", "these", "our", "we" ... pointing outside the title),
     "ending" (ends on a function word such as "via", "of", "and", "to", or right after "that"),
     "length" (not 3-16 words), "generic" (the part after "NAME: " has under two specific words),
-    "fragment" (a title or its description starting with "which", "that", "and"),
+    "fragment" (a title or its description starting with "which", "that", "and"), "sentence" (a
+    statement such as "X Is an Important Component" instead of a title),
     "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
     """
     defects = []
@@ -169,8 +175,19 @@ def title_defects(title: str) -> list[str]:
     words = [w.strip(",;:.!?()[]\"'“”").lower() for w in _WORD.findall(title)]
     words = [w for w in words if w]
     segment_starts = {0} | {i + 1 for i, w in enumerate(_WORD.findall(title)) if w.endswith((":", "?"))}
-    if any(w in _FIRST_PERSON or (w in _REFERENCES and i not in segment_starts) for i, w in enumerate(words)):
+    # A segment may start "This Is ..." but not "This Symmetry ...": that "this" points outside.
+    leading = any(
+        words[i] in _REFERENCES and words[i + 1 : i + 2] not in (["is"], ["are"])
+        for i in segment_starts
+        if i + 1 < len(words)
+    )
+    inside = any(w in _FIRST_PERSON or (w in _REFERENCES and i not in segment_starts) for i, w in enumerate(words))
+    if leading or inside:
         defects.append("reference")
+    description = title.split(": ", 1)[1] if ": " in title else ""
+    if _STATEMENT.search(title) or re.search(r"\s(?:is|are)\s", description, re.I):
+        # "Negative Sampling Is an Important Component", "LLMs Are Particularly Appealing Choices".
+        defects.append("sentence")
     tail = title.rsplit(",", 1)[1].split() if "," in title else []
     # "... Synthesizes Diverse, Verifiable": a list cut before its last item.
     unfinished_list = 0 < len(tail) <= 2 and not {"and", "or"} & {w.lower() for w in tail}
