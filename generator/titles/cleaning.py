@@ -50,9 +50,8 @@ _STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
 # "cApability", "reinfOrcement": a word typeset to spell an acronym, not a name's own casing.
 _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
 _STATEMENT = re.compile(
-    r"\b(?:is|are)\s+(?:a|an|the|particularly|very|highly|often|critical|crucial|important|essential|widely|"
+    r"\b(?:[Ii]s|[Aa]re)\s+(?i:a|an|the|particularly|very|highly|often|critical|crucial|important|essential|widely|"
     r"increasingly|central|key|becoming|still|typically|usually|commonly)\b",
-    re.I,
 )
 _LEADING_BOTH = re.compile(r"^(?:Both|Either)\s+(?=\S+\s+\S)")
 _A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z])")
@@ -185,7 +184,7 @@ def title_defects(title: str) -> list[str]:
     if leading or inside:
         defects.append("reference")
     description = title.split(": ", 1)[1] if ": " in title else ""
-    if _STATEMENT.search(title) or re.search(r"\s(?:is|are)\s", description, re.I):
+    if _STATEMENT.search(title) or re.search(r"\s(?:[Ii]s|[Aa]re)\s", description):
         # "Negative Sampling Is an Important Component", "LLMs Are Particularly Appealing Choices".
         defects.append("sentence")
     tail = title.rsplit(",", 1)[1].split() if "," in title else []
