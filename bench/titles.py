@@ -130,13 +130,14 @@ def main() -> None:
     print(f"words per title:        {words:.1f} inferred, {real_words:.1f} real")
     print(f"speed: {len(records) / max(elapsed, 1e-9):,.0f} abstracts/s on one core  target >= 1,000")
     rng = random.Random(args.seed)
-    print(f"\n{args.examples} random headline examples (inferred | real):")
-    for score, guess, real in rng.sample(headline_rows, min(args.examples, len(headline_rows))):
-        print(f"  {score:.2f}  {guess}\n        | {real}")
+    print(f"\n{args.examples} random examples (inferred [source] | real):")
+    rows = list(zip(all_rouge, inferred, records, strict=True))
+    for score, guess, record in rng.sample(rows, min(args.examples, len(rows))):
+        print(f"  {score:.2f}  {guess.title}  [{guess.source}]\n        | {record['title']}")
     if args.show_defects:
         print("\ninferred titles with a defect:")
-        for guess in [g for g in inferred if title_defects(g.title)][: args.show_defects]:
-            print(f"  {title_defects(guess.title)}  {guess.title}")
+        for flawed_title in [g.title for g in inferred if title_defects(g.title)][: args.show_defects]:
+            print(f"  {title_defects(flawed_title)}  {flawed_title}")
     if args.show_misses:
         print("\nrecall misses (name | inferred | real):")
         for row in recall_misses[: args.show_misses]:

@@ -23,6 +23,8 @@ from tests.conftest import ROOT, make_paper
         "On the Convergence of Adam and Beyond",
         "Rubrics as Rewards",
         "This Is Not a Benchmark: Lessons from Leaderboards",
+        "Attention Is All You Need",
+        "Simple, Fast, and Adorable Kernels",
         "nnU-Net Revisited: A Call for Rigorous Validation in 3D Medical Image Segmentation",
     ],
 )
@@ -48,6 +50,12 @@ def test_clean_titles_have_no_defect(title: str) -> None:
         ("IFORMER: INTEGRATING CONVNET AND TRANSFORMER FOR MOBILE", "casing"),
         ("Sparse Attention (With Sinks for Long Context", "brackets"),
         ("Adaptive Pruning", "length"),
+        ("This Symmetry Generalization by Forcing Symmetric Latent Spaces", "reference"),
+        ("EnvBridge: One Promising Application of LLM Agents Is Robotic Manipulation", "sentence"),
+        ("Negative Sampling Is an Important Yet Challenging Component", "sentence"),
+        ("CodeGym: Scalable Framework That Synthesizes Diverse, Verifiable", "ending"),
+        ("WizardMath: Which Enhances the Mathematical Reasoning of LLMs", "fragment"),
+        ("ENACT: A Benchmark", "generic"),
         ("A Very Long Title That Goes on and on About Many Things Which Are Not Needed in Any Title at All", "length"),
     ],
 )

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from ...text import clean, to_plain
 from .candidates import Candidate, generate, sentences
 from .cleaning import drop_dangling, math_as_text, mend_expansion, polish, title_defects
+from .describe import descriptions
 from .model import TitleModel, load_model
-from .names import NameCandidate, choose_name, count_word, descriptions, looks_like_name, name_candidates
+from .names import NameCandidate, choose_name, count_word, looks_like_name, name_candidates
 
 __all__ = [
     "InferredTitle", "count_word", "infer_title", "infer_title_from", "looks_like_name", "sentences",

@@ -54,7 +54,13 @@ _CUE_KINDS = {
     "consider": "study", "focus on": "study", "show": "show", "demonstrate": "show", "prove": "show",
     "find": "show", "reveal": "show", "establish": "show", "argue": "show", "theoretically show": "show",
 }
-KINDS = ("expansion", "appositive", "before", "copula", "propose", "study", "show", "cue", "sentence", "by")
+KINDS = ("expansion", "appositive", "before", "copula", "propose", "study", "show", "cue", "sentence", "by", "purpose")
+# In the sentence that introduces the name, what it is for: "ENACT, a benchmark that probes ...
+# through world modeling from egocentric interaction".
+_PURPOSE = re.compile(
+    r"\b(?:through|via|(?:framework|benchmark|method|approach|model|dataset|system|algorithm|suite|toolkit|"
+    r"environment|pipeline|technique|metric|testbed|library)s? (?:for|to)) (?=[a-z])"
+)
 # The word after a span that makes its end a phrase boundary.
 _BOUNDARY_NEXT = SMALL_WORDS | NEEDS_MORE | word_set(
     "that which who where while whereas using based through leveraging achieves achieve outperforms "
@@ -65,7 +71,7 @@ _REFERENCE_WORDS = word_set("this these those such their our we us its it they")
 _PUNCT = ".,;:!?\"'“”()[]"
 _MIN_WORDS, _MAX_WORDS = 3, 14
 #: How many sentences are read for candidates: titles come from the opening and the contribution.
-_SENTENCES = 10
+_SENTENCES = 8
 
 FEATURES = (
     *(f"kind_{k}" for k in KINDS),
@@ -155,7 +161,10 @@ def generate(
         if "—" in sentence:
             # An em dash ends a phrase as a comma does ("Models—adapting").
             sentence = sentence.replace("—", ", ")
-        for kind, offset in _starts(sentence, index):
+        starts = _starts(sentence, index)
+        if index == mention:
+            starts += [("purpose", m.end()) for m in _PURPOSE.finditer(sentence, sentence.find(name))]
+        for kind, offset in starts:
             words = sentence[offset:].split()[: _MAX_WORDS + 1]
             out.extend(_spans(words, _ends(words), kind, index, context))
     return out
@@ -181,15 +190,21 @@ def _starts(sentence: str, index: int) -> list[tuple[str, int]]:
 def _ends(words: list[str]) -> list[int]:
     """Return each span length at a phrase boundary, from _MIN_WORDS to _MAX_WORDS words."""
     ends = []
-    for end in range(_MIN_WORDS, min(len(words), _MAX_WORDS) + 1):
+    for end in range(1, min(len(words), _MAX_WORDS) + 1):
         last = words[end - 1]
+        # (a colon right after the opening name, "MENTOR: Mixed-Policy ...", does not end the phrase)
+        clause_end = last[-1] == ";" or (last[-1] == ":" and end >= _MIN_WORDS)
+        if clause_end or (last[-1] == "," and end < len(words) and word_key(words[end]).endswith("ing")):
+            if end >= _MIN_WORDS and word_key(last) not in SMALL_WORDS:
+                ends.append(end)
+            break  # ", enabling ...", "; we ...": what follows is another clause
         key = word_key(last)
-        if not key or key in SMALL_WORDS or key in NEEDS_MORE or last.endswith(("(", "-", "/")):
+        if end < _MIN_WORDS or not key or key in SMALL_WORDS or key in NEEDS_MORE or last.endswith(("(", "-", "/")):
             continue
+        if last[-1] == "," and any(word_key(w) in ("and", "or") for w in words[end : end + 4]):
+            continue  # "Diverse, Verifiable, and Controllable": a list goes on after the comma
         if last[-1] in ".,;:!?)" or end == len(words) or word_key(words[end]) in _BOUNDARY_NEXT:
             ends.append(end)
-        if last[-1] in ";:":
-            break
     return ends
 
 

@@ -49,6 +49,11 @@ _MARKUP = re.compile(r"[\\$*_`{}^~|<>#]|\*\*|\]\(")
 _STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
 # "cApability", "reinfOrcement": a word typeset to spell an acronym, not a name's own casing.
 _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
+_STATEMENT = re.compile(
+    r"\b(?:[Ii]s|[Aa]re)\s+(?i:a|an|the|particularly|very|highly|often|critical|crucial|important|essential|widely|"
+    r"increasingly|central|key|becoming|still|typically|usually|commonly)\b",
+)
+_LEADING_BOTH = re.compile(r"^(?:Both|Either)\s+(?=\S+\s+\S)")
 _A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z])")
 _WORD = re.compile(r"[^\s]+")
 
@@ -143,6 +148,8 @@ def polish(text: str) -> str:
     """Return `text` as a clean title: no markup, balanced brackets, no dangling end, venue casing."""
     text = balance_brackets(" ".join(title_case(text).split()))
     text = _A_VOWEL.sub("An ", re.sub(r"\(\s*\)", "", text))
+    # "Both X and Y" cut from "performs both X and Y": a title does not start with "Both".
+    text = _LEADING_BOTH.sub("", text)
     return " ".join(drop_dangling(text.split())).strip(" ,;:")
 
 
@@ -153,7 +160,8 @@ def title_defects(title: str) -> list[str]:
     "ellipsis", "reference" (a "this", "these", "our", "we" ... pointing outside the title),
     "ending" (ends on a function word such as "via", "of", "and", "to", or right after "that"),
     "length" (not 3-16 words), "generic" (the part after "NAME: " has under two specific words),
-    "fragment" (a title or its description starting with "which", "that", "and"),
+    "fragment" (a title or its description starting with "which", "that", "and"), "sentence" (a
+    statement such as "X Is an Important Component" instead of a title),
     "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
     """
     defects = []
@@ -166,9 +174,23 @@ def title_defects(title: str) -> list[str]:
     words = [w.strip(",;:.!?()[]\"'“”").lower() for w in _WORD.findall(title)]
     words = [w for w in words if w]
     segment_starts = {0} | {i + 1 for i, w in enumerate(_WORD.findall(title)) if w.endswith((":", "?"))}
-    if any(w in _FIRST_PERSON or (w in _REFERENCES and i not in segment_starts) for i, w in enumerate(words)):
+    # A segment may start "This Is ..." but not "This Symmetry ...": that "this" points outside.
+    leading = any(
+        words[i] in _REFERENCES and words[i + 1 : i + 2] not in (["is"], ["are"])
+        for i in segment_starts
+        if i + 1 < len(words)
+    )
+    inside = any(w in _FIRST_PERSON or (w in _REFERENCES and i not in segment_starts) for i, w in enumerate(words))
+    if leading or inside:
         defects.append("reference")
-    if words and (words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in _CLAUSE_VERBS)):
+    description = title.split(": ", 1)[1] if ": " in title else ""
+    if _STATEMENT.search(title) or re.search(r"\s(?:[Ii]s|[Aa]re)\s", description):
+        # "Negative Sampling Is an Important Component", "LLMs Are Particularly Appealing Choices".
+        defects.append("sentence")
+    tail = title.rsplit(",", 1)[1].split() if "," in title else []
+    # "... Synthesizes Diverse, Verifiable": a list cut before its last item.
+    unfinished_list = 0 < len(tail) <= 2 and not {"and", "or"} & {w.lower() for w in tail}
+    if words and (words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in _CLAUSE_VERBS) or unfinished_list):
         defects.append("ending")
     if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)):
         # "WizardMath: Which Enhances ...": a relative clause where a description should be.

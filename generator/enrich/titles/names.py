@@ -3,13 +3,14 @@
 `name_candidates` lists every word the abstract may be naming its contribution
 with, each with the evidence for it (the patterns that found it, how often it
 recurs, whether other abstracts use it); the shipped model weighs that evidence
-(`model.py`). `describe` returns a name's expansion or a short description.
+(`model.py`). `describe.py` finds what the abstract says a name is.
 All functions are pure: text in, text out.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,7 +18,7 @@ from importlib import resources
 from itertools import pairwise
 from typing import Protocol
 
-from .cleaning import SMALL_WORDS, dictionary, drop_dangling, word_set
+from .cleaning import SMALL_WORDS, dictionary, word_set
 
 # Names that abstracts mention but rarely introduce: baselines, benchmarks, generic acronyms.
 _NOT_OWN_NAMES = word_set(
@@ -63,24 +64,7 @@ _COINED_IN_PARENS = re.compile(r"[A-Za-z]\s+\(((?=[A-Za-z0-9-]*[a-z][A-Za-z0-9-]
     r"[A-Z][a-z]+[A-Z])[A-Z][A-Za-z0-9-]{2,24})\)")
 _BOLD_NAME = re.compile(rf"\*\*({_NAME})\*\*|\\textbf\{{({_NAME})\}}")
 _MACRO_NAME = re.compile(r"\\([A-Z][A-Za-z0-9]{1,20})\{\}")
-_LEADERS = re.compile(
-    r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|"
-    r"solve) (?:this|these|the)(?: \w+){0,2}|"
-    r"in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|to this end|"
-    r"motivated by (?:this|these)(?: \w+)?|"
-    r"building on (?:this|these)(?: \w+)?|concretely|instead|however|moreover|finally|overall)\s*,?\s*)+",
-    re.I,
-)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+(?:(?:new|novel|simple|general|first|unified|principled)\s+)*", re.I)
-_CUT = re.compile(
-    r",\s+(?:i\.e\.|e\.g\.|namely|revealing|which|where|while|whereas|and we|thereby|allowing|enabling|"
-    r"showing|achieving|leading|resulting|"
-    r"making|demonstrating|providing|yielding|we)\b|;|\s+(?:which|thereby|while|whereas|so that|such that|"
-    r"in order to|where)\s|:\s|\s+[-\u2013\u2014]\s|"
-    r"\s+and\s+(?:then\s+)?(?:show|find|demonstrate|prove|propose|introduce|"
-    r"present|reveal|observe|provide|use|evaluate|apply|validate)\b",
-    re.I,
-)
 @dataclass(frozen=True)
 class NameCandidate:
     """A word the abstract may name its contribution with, and the evidence for it."""
@@ -200,7 +184,7 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
             sum(patterns) / 3,
             float(name[0].islower()),
             float(name.endswith("s") and name[:-1].isupper()),
-            float(any(0 <= start - end <= _CUE_REACH for start in _unjoined_starts(plain, name) for end in cues)),
+            float(_cue_before(plain, name, cues)),
             float(position >= first_cue),
             max(rule, -10) / 10,
         )
@@ -258,6 +242,15 @@ def _strong(candidate: NameCandidate) -> bool:
 
 _TWO_CAPITALS = re.compile(r"^[A-Z]{2}[a-z]{5,}$")
 _INNER_CAPITAL = re.compile(r"^[a-z]+[A-Z][a-z]+$")
+
+
+def _cue_before(plain: str, name: str, cues: list[int]) -> bool:
+    """Return True when some mention of `name` follows a "we propose" within _CUE_REACH characters."""
+    for start in _unjoined_starts(plain, name):
+        i = bisect_right(cues, start)
+        if i and start - cues[i - 1] <= _CUE_REACH:
+            return True
+    return False
 
 
 def _compound_word(name: str) -> bool:
@@ -359,86 +352,6 @@ def _subsequence(needle: str, haystack: str) -> bool:
     return all(c in it for c in needle)
 
 
-def descriptions(name: str, plain: str) -> list[tuple[str, str]]:
-    """Return (kind, phrase) for each way the abstract spells out or describes `name`.
-
-    Kinds: "expansion" (the words the name abbreviates), "appositive" ("NAME, a ..."),
-    "before" ("a ... called NAME"), "copula" ("NAME is a ...").
-    """
-    found: list[tuple[str, str]] = []
-    # "Generative Representation Learning via Contrastive Policy Optimization (GRACE)"
-    for spelled, acronym in _acronyms(plain):
-        if acronym != name:
-            continue
-        if _expansion_matches(spelled, name):
-            phrase, kind = _trim_expansion(spelled, name), "expansion"
-        else:
-            # A coined name after what it is: "a World-Model-Based Policy Evaluation Environment (WorldGym)".
-            phrase, kind = _clip(_ARTICLE.sub("", _LEADING_VERB.sub("", _LEADERS.sub("", spelled)))), "before"
-        if phrase and len(phrase.split()) >= 2:
-            found.append((kind, phrase))
-            break
-    # The patterns below follow the name, so they are tried right after each of its
-    # occurrences (not joined to a word or hyphen before it), first occurrence first:
-    # the same match a search of "name + pattern" finds, without compiling a pattern per name.
-    # "GRACE (Generative Representation Learning via ...)"
-    after = _after_name(_EXPANSION_AFTER, name, plain)
-    if after and _expansion_matches(after.group(1), name):
-        found.append(("expansion", after.group(1)))
-    # "WorldGym, a world-model environment for policy evaluation"
-    appositive = _after_name(_APPOSITIVE_AFTER, name, plain)
-    if appositive:
-        found.append(("appositive", _clip(appositive.group(1))))
-    # "we propose a novel framework, GRACE, that ..." -> the phrase before the name.
-    before = _described_before(name, plain)
-    if before:
-        found.append(("before", _clip(before)))
-    # "GRACE is a ..." / "GRACE that ..."
-    copula = _after_name(_COPULA_AFTER, name, plain)
-    if copula:
-        found.append(("copula", _clip(copula.group(1))))
-    return [(kind, phrase) for kind, phrase in found if phrase]
-
-
-_EXPANSION_AFTER = re.compile(r"\s+\(([^()]{8,120})\)")
-_APPOSITIVE_AFTER = re.compile(r"(?:\s+\([^()]*\))?,\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;]{6,200})")
-_COPULA_AFTER = re.compile(r"(?:\s+\([^()]*\))?\s+(?:is|as|which is)\s+(?:a|an)\s+([^.;]{6,200})")
-_VERB_ARTICLE = re.compile(rf"{_VERBS}(?:s|d|ed)?\s+(?:a|an|the)\s+", re.I)
-#: How far a described name may follow "we propose a": the longest phrase the pattern allows, and slack.
-_BEFORE_REACH = 160
-
-
-def _after_name(pattern: re.Pattern[str], name: str, plain: str) -> re.Match[str] | None:
-    """Return the first match of `pattern` right after `name` where the name is not part of a longer word."""
-    for start in _unjoined_starts(plain, name):
-        match = pattern.match(plain, start + len(name))
-        if match:
-            return match
-    return None
-
-
-_DESCRIBED = re.compile(r"(?:(?:new|novel|simple)\s+)?([^.;,]{6,120}?),?\s+(?:called\s+|named\s+|dubbed\s+|"
-    r"termed\s+)?\Z", re.I)
-
-
-def _described_before(name: str, plain: str) -> str:
-    """Find "we propose a <phrase>, (called) NAME": the phrase that describes the name."""
-    ends = [m.end() for m in _VERB_ARTICLE.finditer(plain)]
-    if not ends:
-        return ""
-    for start in _unjoined_starts(plain, name):
-        if _joins(plain[start + len(name) : start + len(name) + 1]):
-            continue
-        # The nearest "propose a" before this mention, within reach, that the phrase runs on from.
-        for end in reversed(ends):
-            if start - _BEFORE_REACH <= end <= start:
-                match = _DESCRIBED.match(plain[end:start])
-                if match:
-                    return match.group(1)
-                break
-    return ""
-
-
 _LEADING_VERB = re.compile(
     r"^(?:(?:we|this (?:paper|work))\s+)?(?:\w+ly\s+)?(?:introduce|propose|present|develop|design|call|term|"
     r"name|dub)[sd]?\s+",
@@ -483,15 +396,3 @@ def _trim_expansion(phrase: str, acronym: str) -> str:
         if len(words) - start < 2:
             return ""
     return _ARTICLE.sub("", _LEADING_VERB.sub("", " ".join(words[start:])))
-
-
-def _clip(text: str) -> str:
-    """Cut a description at its first clause boundary and at 16 words (the ranker picks shorter cuts)."""
-    cut = _CUT.search(text)
-    if cut:
-        text = text[: cut.start()]
-    text = re.sub(r"\s*\([^()]*\)?$", "", text.strip())
-    words = drop_dangling(text.split()[:16])
-    return " ".join(words).strip(" ,")
-
-
