@@ -43,12 +43,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
 from bench.titles import NAME_TITLE, contains_name, rouge_l
-from generator.text import clean, to_plain
 from generator.enrich.titles import compose, title_defects
 from generator.enrich.titles.candidates import FEATURES, generate, term_counts, word_key
 from generator.enrich.titles.describe import descriptions
 from generator.enrich.titles.model import MODEL_FILE, SCORE_DECIMALS, Linear, vocabulary_from
 from generator.enrich.titles.names import NAME_FEATURES, choose_name, name_candidates
+from generator.text import clean, to_plain
 
 CORPORA = [ROOT.parent / "shared" / "corpora" / f for f in ("iclr2024.jsonl", "iclr2025.jsonl", "other-venues.jsonl")]
 #: Named-method precision the name threshold keeps on the validation slice (the hand-written rules had 0.46).

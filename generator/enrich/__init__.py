@@ -83,7 +83,7 @@ class _Analysis:
     reserve: tuple[Tag, ...] = ()
 
 
-def _analyse(job: tuple[str, str, tuple[str, ...], int]) -> _Analysis:
+def _analyse(job: tuple[str, str, tuple[str, ...], int], topics: tuple[Topic, ...]) -> _Analysis:
     """Analyse one paper: a pure function of its own fields (run in a worker for large digests)."""
     abstract, given_title, keywords, max_chars = job
     plain = to_plain(abstract)
@@ -95,20 +95,26 @@ def _analyse(job: tuple[str, str, tuple[str, ...], int]) -> _Analysis:
     else:
         inferred = infer_title_from(body, lead, max_chars)
         title, source = inferred.title, inferred.source
-    return _Analysis(plain, title, source, keyword_tags(keywords, _WORKER_TOPICS), lead)
+    return _Analysis(plain, title, source, keyword_tags(keywords, topics), lead)
 
 
 #: Abstracts per job of the worker pool: its areas are predicted in one batch.
 _BATCH = 250
 
 
-def _analyse_batch(jobs: list[tuple[str, str, tuple[str, ...], int]]) -> tuple[list[_Analysis], list[list[AreaGuess]]]:
-    """Analyse a batch of papers and predict their areas (each row on its own, so batches do not matter)."""
-    analyses = [_analyse(job) for job in jobs]
+def _analyse_batch(
+    jobs: list[tuple[str, str, tuple[str, ...], int]], topics: tuple[Topic, ...] | None = None
+) -> tuple[list[_Analysis], list[list[AreaGuess]]]:
+    """Analyse a batch of papers and predict their areas (each row on its own, so batches do not matter).
+
+    `topics` is the vocabulary; forked workers, given none, read the one set before they forked.
+    """
+    topics = _WORKER_TOPICS if topics is None else topics
+    analyses = [_analyse(job, topics) for job in jobs]
     plains = [a.plain for a in analyses]
     # One TF-IDF matrix (the area model's vocabulary) feeds both the areas and the topics.
     tfidf = load_model().features(plains)
-    inferred = rank_topics(plains, _WORKER_TOPICS, model=load_topic_model(), tfidf=tfidf)
+    inferred = rank_topics(plains, topics, model=load_topic_model(), tfidf=tfidf)
     analyses = [
         replace(a, topics=merge_tags(found, a.topics), reserve=tuple(spare))
         for a, (found, spare) in zip(analyses, inferred, strict=True)
@@ -153,9 +159,6 @@ def _analyse_all(
     papers: list[Paper], topics: tuple[Topic, ...], settings: Settings, progress: Progress, cache: Cache | None
 ):
     """Return each paper's analysis and area guesses, in input order; what `cache` holds is not analysed again."""
-    # Forked workers inherit the vocabulary through this module global instead of pickling it per batch.
-    global _WORKER_TOPICS  # noqa: PLW0603
-    _WORKER_TOPICS = topics
     jobs = [
         (p.abstract, p.title if p.title and p.title_source == "given" else "", p.keywords, settings.max_title_chars)
         for p in papers
@@ -173,7 +176,9 @@ def _analyse_all(
             cache.discard()
             known = {}
     todo = [i for i in range(len(jobs)) if i not in known]
-    fresh_analyses, fresh_guesses = _analyse_jobs([jobs[i] for i in todo], settings, progress, len(known), len(jobs))
+    fresh_analyses, fresh_guesses = _analyse_jobs(
+        [jobs[i] for i in todo], topics, settings, progress, len(known), len(jobs)
+    )
     for index, analysis, guesses in zip(todo, fresh_analyses, fresh_guesses, strict=True):
         known[index] = (analysis, guesses)
         if cache is not None:
@@ -182,7 +187,9 @@ def _analyse_all(
     return [known[i][0] for i in range(len(jobs))], [known[i][1] for i in range(len(jobs))]
 
 
-def _analyse_jobs(jobs: list, settings: Settings, progress: Progress, done: int, total: int):
+def _analyse_jobs(
+    jobs: list, topics: tuple[Topic, ...], settings: Settings, progress: Progress, done: int, total: int
+):
     """Analyse `jobs` in batches, on forked workers for large digests; return analyses and area guesses."""
     batches = [jobs[start : start + _BATCH] for start in range(0, len(jobs), _BATCH)]
     workers = settings.forked_workers(len(jobs))
@@ -190,10 +197,13 @@ def _analyse_jobs(jobs: list, settings: Settings, progress: Progress, done: int,
     guesses: list[list[AreaGuess]] = []
     if workers:
         load_topic_model()  # loaded once (with the area model), before the fork: the workers share them
+        # Forked workers inherit the vocabulary through this module global instead of pickling it per batch.
+        global _WORKER_TOPICS  # noqa: PLW0603
+        _WORKER_TOPICS = topics
     # Each abstract is analysed on its own, so the work splits across cores;
     # imap keeps the input order, so the output is the same as in one process.
     with multiprocessing.get_context("fork").Pool(workers) if workers else nullcontext() as pool:
-        results = pool.imap(_analyse_batch, batches) if pool else map(_analyse_batch, batches)
+        results = pool.imap(_analyse_batch, batches) if pool else (_analyse_batch(b, topics) for b in batches)
         for batch_analyses, batch_guesses in results:
             analyses += batch_analyses
             guesses += batch_guesses
@@ -221,14 +231,10 @@ def enrich(
     titled = [(a.title, a.title_source) for a in analyses]
     base_titles = [title for title, _ in titled]
     titles = unique_titles(base_titles, [paper.collection for paper in papers])
-    titles = unique_titles(titles, [""] * len(titles))
     candidates = [_without_area_names(a.topics, area_slugs) for a in analyses]
     candidates = _consistent_names(candidates)
-    pinned = [
-        [Tag(n, tag_slug(n), "topic", 1.0, ("pinned in the overrides file",))
-         for n in overrides.pin.get(paper.id, ()) if n not in area_names]
-        for paper in papers
-    ]
+    # Pinned topics join folding as the user's choice (never folded away); pinned areas join in apply().
+    pinned = [[t for t in overrides.pins(paper.id, area_names) if t.kind == "topic"] for paper in papers]
     candidates = [merge_tags(own, extra) for own, extra in zip(candidates, pinned, strict=True)]
     pins = [{tag.slug for tag in extra} for extra in pinned]
     folded = fold_topics(

@@ -36,14 +36,21 @@ class Overrides:
     hide: frozenset[str] = frozenset()
     pin: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    def pins(self, paper_id: str, area_names: set[str]) -> list[Tag]:
+        """Return the tags pinned to a paper (areas and topics): it always carries them."""
+        result = []
+        for name in self.pin.get(paper_id, ()):
+            kind: TagKind = "area" if name in area_names else "topic"
+            result.append(Tag(name, tag_slug(name), kind, 1.0, ("pinned in the overrides file",)))
+        return result
+
     def apply(self, paper_id: str, tags: list[Tag], area_names: set[str]) -> list[Tag]:
         """Return a paper's tags with pins added, hidden tags removed and names changed."""
         present = {tag.slug for tag in tags}
-        for name in self.pin.get(paper_id, ()):
-            if tag_slug(name) not in present:
-                kind: TagKind = "area" if name in area_names else "topic"
-                tags = [*tags, Tag(name, tag_slug(name), kind, 1.0, ("pinned in the overrides file",))]
-                present.add(tag_slug(name))
+        for pin in self.pins(paper_id, area_names):
+            if pin.slug not in present:
+                tags = [*tags, pin]
+                present.add(pin.slug)
         result = []
         for tag in tags:
             if tag.name in self.hide or tag.slug in self.hide:
@@ -51,10 +58,6 @@ class Overrides:
             new_name = self.rename.get(tag.name)
             result.append(replace(tag, name=new_name, slug=tag_slug(new_name)) if new_name else tag)
         return result
-
-    def pinned(self, paper_id: str) -> set[str]:
-        """Return the slugs pinned to a paper: they are never folded away."""
-        return {tag_slug(name) for name in self.pin.get(paper_id, ())}
 
 
 def load_overrides(path: Path | None) -> Overrides:

@@ -114,9 +114,13 @@ def topics_from_entries(items: list, source: str) -> tuple[Topic, ...]:
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Index:
-    """Every phrase of a vocabulary as word tuples, for one pass over an abstract's words."""
+    """Every phrase of a vocabulary as word tuples, for one pass over an abstract's words.
+
+    Not frozen: it learns the words of the abstracts it meets (`start_words`,
+    `seen_words`, `word_prefixes`), so each distinct word is tested once.
+    """
 
     exact: dict[tuple[str, ...], tuple[int, ...]]
     prefix: dict[tuple[str, ...], tuple[int, ...]]  # last word is a prefix ("molecul*")

@@ -74,16 +74,20 @@ def dedupe_key(abstract: str) -> str:
     return " ".join(re.findall(r"\w+", text))
 
 
+def _not_utf8(file: str, line: int, offset: int, byte: int) -> DigestError:
+    return DigestError(
+        f"{file}:{line}: not valid UTF-8 at byte offset {offset} (byte 0x{byte:02x}); "
+        "save the file as UTF-8 and try again"
+    )
+
+
 def decode(data: bytes, file: str) -> str:
     """Decode a digest file's bytes as UTF-8 (BOM allowed), or raise a clear error."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise DigestError(
-            f"{file}:{line}: not valid UTF-8 at byte offset {exc.start} "
-            f"(byte 0x{data[exc.start]:02x}); save the file as UTF-8 and try again"
-        ) from exc
+        raise _not_utf8(file, line, exc.start, data[exc.start]) from exc
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -214,10 +218,7 @@ def stream_lines(handle, name: str) -> Iterator[str]:
         try:
             line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as exc:
-            raise DigestError(
-                f"{name}:{number}: not valid UTF-8 at byte offset {offset + exc.start} "
-                f"(byte 0x{raw[exc.start]:02x}); save the file as UTF-8 and try again"
-            ) from exc
+            raise _not_utf8(name, number, offset + exc.start, raw[exc.start]) from exc
         offset += len(raw)
         yield line.rstrip("\r\n")
 
