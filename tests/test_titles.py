@@ -26,6 +26,7 @@ from tests.conftest import ROOT, make_paper
         "Attention Is All You Need",
         "Simple, Fast, and Adorable Kernels",
         "nnU-Net Revisited: A Call for Rigorous Validation in 3D Medical Image Segmentation",
+        "Rotation Has Two Sides: Evaluating Data Augmentation for Deep One-class Classification",
     ],
 )
 def test_clean_titles_have_no_defect(title: str) -> None:
@@ -56,6 +57,8 @@ def test_clean_titles_have_no_defect(title: str) -> None:
         ("CodeGym: Scalable Framework That Synthesizes Diverse, Verifiable", "ending"),
         ("WizardMath: Which Enhances the Mathematical Reasoning of LLMs", "fragment"),
         ("ENACT: A Benchmark", "generic"),
+        ("Bilevel Optimization Has Witnessed", "ending"),
+        ("LiveBench: First Benchmark That (1) Contains Frequently-Updated Questions", "fragment"),
         ("A Very Long Title That Goes on and on About Many Things Which Are Not Needed in Any Title at All", "length"),
     ],
 )

@@ -40,7 +40,9 @@ _GENERIC = SMALL_WORDS | word_set(
 )
 _CLAUSE_STARTS = word_set("which that who whose where whereas while and or but")
 # "... Results That Validate", "... Decision-Making Is Central": a clause cut after its verb.
-_CLAUSE_VERBS = word_set("that which who is are was were")
+_CLAUSE_VERBS = word_set("that which who is are was were has have had")
+# "(1)", "(ii)", "(a)": an item of the abstract's own list, cut out of it.
+_LIST_MARKER = re.compile(r"\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")
 _FIRST_PERSON = word_set("we our us")
 _SUPERSCRIPTS = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")
 _POWER = re.compile(r"\^\{?([0-9+\-n]{1,3})\}?")
@@ -158,9 +160,10 @@ def title_defects(title: str) -> list[str]:
 
     Defects: "markup" (LaTeX/Markdown or a stray ^ _ * $ { }), "brackets" (unbalanced),
     "ellipsis", "reference" (a "this", "these", "our", "we" ... pointing outside the title),
-    "ending" (ends on a function word such as "via", "of", "and", "to", or right after "that"),
+    "ending" (ends on a function word such as "via", "of", "and", "to", or right after "that" or "has"),
     "length" (not 3-16 words), "generic" (the part after "NAME: " has under two specific words),
-    "fragment" (a title or its description starting with "which", "that", "and"), "sentence" (a
+    "fragment" (a title or its description starting with "which", "that", "and", or holding a list
+    marker such as "(1)"), "sentence" (a
     statement such as "X Is an Important Component" instead of a title),
     "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
     """
@@ -194,6 +197,9 @@ def title_defects(title: str) -> list[str]:
         defects.append("ending")
     if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)):
         # "WizardMath: Which Enhances ...": a relative clause where a description should be.
+        defects.append("fragment")
+    elif _LIST_MARKER.search(title):
+        # "LiveBench: First Benchmark That (1) Contains ...": a list item of the abstract.
         defects.append("fragment")
     if not 3 <= len(words) <= 16:
         defects.append("length")
