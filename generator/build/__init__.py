@@ -11,7 +11,7 @@ own `--dirty` renders only the pages whose Markdown is newer than their HTML
 built-in search cannot be rebuilt that way (its index would hold only the
 re-rendered pages), nor can a change of mkdocs.yml, the theme overrides or the
 engine versions: those build in full. Either way, Pagefind indexes the
-generator's search records (generator/pagefind.py) while MkDocs runs.
+generator's search records (generator/build/pagefind.py) while MkDocs runs.
 """
 
 from __future__ import annotations
