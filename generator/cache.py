@@ -1,10 +1,11 @@
 """A cache of what each abstract gives on its own, keyed by a hash of the abstract and its given fields.
 
-One JSON file under `.paper-digest/`. It is used only when everything about
-it checks out: the version, the fingerprint of the code, models and settings
-the values depend on, and a checksum over the entries (so a hand-edited or
-truncated file is never trusted). Anything else is ignored, never an error:
-the values are computed again and the file is rewritten.
+One file under `.paper-digest/`: a JSON header line (version, fingerprint of
+the code, models and settings the values depend on, and a checksum of the
+rest), then the entries as one JSON object. It is used only when everything
+checks out, so a hand-edited or truncated file is never trusted. Anything
+else is ignored, never an error: the values are computed again and the file
+is rewritten.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 #: Bump when the file's layout changes.
-VERSION = 1
+VERSION = 2
 
 
 def entry_key(*parts: str | Iterable[str]) -> str:
@@ -33,9 +34,8 @@ def entry_key(*parts: str | Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def _checksum(entries: dict[str, Any]) -> str:
-    canonical = json.dumps(entries, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.blake2b(canonical.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+def _checksum(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 class Cache:
@@ -54,18 +54,22 @@ class Cache:
         if not self.path.exists():
             return
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or data.get("version") != VERSION:
+            head, _, body = self.path.read_bytes().partition(b"\n")
+            header = json.loads(head.decode("utf-8"))
+            if not isinstance(header, dict) or header.get("version") != VERSION:
                 self.reason = "another cache version"
-            elif data.get("fingerprint") != self.fingerprint:
+            elif header.get("fingerprint") != self.fingerprint:
                 self.reason = "the code, models or settings changed"
-            elif not isinstance(data.get("entries"), dict) or data.get("checksum") != _checksum(data["entries"]):
+            elif header.get("checksum") != _checksum(body):
                 self.reason = "damaged (checksum mismatch)"
             else:
-                self.entries = data["entries"]
+                entries = json.loads(body.decode("utf-8"))
+                if not isinstance(entries, dict):
+                    raise ValueError("entries are not an object")
+                self.entries = entries
                 self.loaded = len(self.entries)
                 self.reason = ""
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # JSON and UTF-8 errors are ValueErrors
             self.reason = f"unreadable ({exc.__class__.__name__})"
         if self.reason:
             log.info("ignoring %s: %s", self.path, self.reason)
@@ -91,13 +95,13 @@ class Cache:
     def save(self) -> None:
         """Write the entries used in this run (others are dropped), atomically."""
         entries = {key: self.entries[key] for key in sorted(self.used) if key in self.entries}
-        payload = {"version": VERSION, "fingerprint": self.fingerprint, "checksum": _checksum(entries),
-                   "entries": entries}
+        body = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+        header = {"version": VERSION, "fingerprint": self.fingerprint, "checksum": _checksum(body)}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=".cache-", dir=self.path.parent)
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(payload, out, ensure_ascii=False, separators=(",", ":"))
+            with os.fdopen(handle, "wb") as out:
+                out.write(json.dumps(header).encode("utf-8") + b"\n" + body)
             os.replace(temporary, self.path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)

@@ -48,7 +48,7 @@ def map_json(papers: list[Paper], areas: list[TagGroup]) -> str:
     return json.dumps({"areas": legend, "points": points}, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
-    """Return papers.json: one object per paper, in input order, byte-stable."""
+    """Return papers.json: one object per paper (one per line), in input order, byte-stable."""
     records = [
         {
             "id": p.id,
@@ -79,7 +79,9 @@ def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
         }
         for p in papers
     ]
-    return json.dumps(records, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
+    # One paper per line: diffs stay readable, and without `indent` json uses its C encoder
+    # (an indented dump of 20,000 papers took 7 s in the pure-Python one).
+    return "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n]\n"
 
 def _source_json(source: Source) -> dict:
     # One shape for every format: `unit` says what `number` counts.
