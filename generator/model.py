@@ -17,6 +17,29 @@ def no_progress(_what: str, _done: int, _total: int) -> None:
 PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER = "papers", "tags", "collections"
 GENERATED_FOLDERS = (PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER)
 
+@dataclass(frozen=True)
+class SitePaths:
+    """The site's fixed generated files, relative to the docs dir: one name for render and the templates."""
+
+    home: str = "index.md"
+    tags_index: str = f"{TAGS_FOLDER}/index.md"
+    collections_index: str = f"{COLLECTIONS_FOLDER}/index.md"
+    stats: str = "stats.md"
+    filter: str = "filter.md"
+    starred: str = "starred.md"
+    map: str = "map.md"
+    papers_json: str = "papers.json"
+    papers_csv: str = "papers.csv"
+    papers_bib: str = "papers.bib"
+    filter_json: str = "filter.json"
+    map_json: str = "map.json"
+    feed: str = "feed.xml"
+
+
+#: Templates receive it as `paths`.
+PATHS = SitePaths()
+
+
 class _Page:
     """A generated page at `<FOLDER>/<slug>`: where its Markdown goes and where it is published."""
 

@@ -10,11 +10,11 @@ import logging
 from collections import defaultdict
 
 from ..build.pagefind import RECORDS_FILE, search_records
-from ..model import Collection, Paper, Progress, no_progress
+from ..model import PATHS, Collection, Paper, Progress, no_progress
 from ..settings import Settings
 from .charts import bar_chart, change_chart, share_chart
 from .exports import bibtex_entry, bibtex_file, papers_csv
-from .feeds import DIGEST_FEED, atom_feed, newest, paper_date
+from .feeds import atom_feed, newest, paper_date
 from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
 from .listings import paginate
 from .markdown import front_matter_string, make_environment
@@ -49,7 +49,10 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
         by_collection[paper.collection].append(paper)
     title = " + ".join(sorted(collections)) if collections else "Paper digest"
     engine = settings.search_engine(len(papers))
-    common = {"digest_title": title, "collections": collections, "paper_count": len(papers), "search_engine": engine}
+    common = {
+        "digest_title": title, "paths": PATHS, "collections": collections, "paper_count": len(papers),
+        "search_engine": engine,
+    }
 
     files: dict[str, bytes] = {}
     # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
@@ -58,10 +61,10 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     # The paper pages render (on other cores, for large digests) while this renders the rest.
     with paper_pages_started(pages, papers, settings.forked_workers(len(papers))) as batches:
         progress("Rendering pages", 0, len(papers))
-        files["index.md"] = _utf8(env.get_template("home.md.j2").render(
+        files[PATHS.home] = _utf8(env.get_template("home.md.j2").render(
             **common, areas=areas, topics=topics, by_collection=by_collection, papers=papers
         ))
-        files["tags/index.md"] = _utf8(env.get_template("tags_index.md.j2").render(
+        files[PATHS.tags_index] = _utf8(env.get_template("tags_index.md.j2").render(
             **common, areas=areas, topics=topics, topics_by_area=topics_by_area(areas, topics)
         ))
         tag_template = env.get_template("tag.md.j2")
@@ -72,7 +75,7 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
             trend = _trend_chart(group, collections, sizes, order) if len(order) > 1 else ""
             for listing in paginate(group.papers, group.tag.path, settings.listing_size):
                 files[listing.path] = _utf8(tag_template.render(**common, group=group, listing=listing, trend=trend))
-        files["stats.md"] = _utf8(env.get_template("stats.md.j2").render(
+        files[PATHS.stats] = _utf8(env.get_template("stats.md.j2").render(
             **common, areas=areas, topics=topics, by_collection=by_collection,
             area_chart=bar_chart(
                 [(g.tag.name, len(g.papers), f"../{g.tag.url}") for g in areas], "Papers per research area"
@@ -82,7 +85,7 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
             ),
             pairs=topic_pairs(papers), trends=_trends(papers, groups, sizes, order),
         ))
-        files["collections/index.md"] = _utf8(env.get_template("collections_index.md.j2").render(
+        files[PATHS.collections_index] = _utf8(env.get_template("collections_index.md.j2").render(
             **common, by_collection=by_collection
         ))
         for name, collection in collections.items():
@@ -90,15 +93,15 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
                 files[listing.path] = _utf8(env.get_template("collection.md.j2").render(
                     **common, collection=collection, papers=by_collection[name], listing=listing
                 ))
-        files["papers.json"] = _utf8(papers_json(papers, collections))
-        files["papers.csv"] = _utf8(papers_csv(papers))
-        files["filter.md"] = _utf8(env.get_template("filter.md.j2").render(**common))
-        files["starred.md"] = _utf8(env.get_template("starred.md.j2").render(**common))
-        files["map.md"] = _utf8(env.get_template("map.md.j2").render(**common))
-        files["map.json"] = _utf8(map_json(papers, areas))
-        files["filter.json"] = _utf8(filter_json(papers, groups))
+        files[PATHS.papers_json] = _utf8(papers_json(papers, collections))
+        files[PATHS.papers_csv] = _utf8(papers_csv(papers))
+        files[PATHS.filter] = _utf8(env.get_template("filter.md.j2").render(**common))
+        files[PATHS.starred] = _utf8(env.get_template("starred.md.j2").render(**common))
+        files[PATHS.map] = _utf8(env.get_template("map.md.j2").render(**common))
+        files[PATHS.map_json] = _utf8(map_json(papers, areas))
+        files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
         files.update(_feeds(papers, groups, title, settings))
-        files["papers.bib"] = _utf8(bibtex_file(papers, entries))
+        files[PATHS.papers_bib] = _utf8(bibtex_file(papers, entries))
         for group in groups:
             files[group.tag.bib_path] = _utf8(bibtex_file(list(group.papers), entries))
         done = 0
@@ -141,8 +144,8 @@ def _feeds(papers: list[Paper], groups: list[TagGroup], title: str, settings: Se
     """Return the digest's Atom feed and one per tag, keyed by docs-dir path."""
     dates = {paper.id: paper_date(paper, settings.source_date_epoch) for paper in papers}
     order = {paper.id: index for index, paper in enumerate(papers)}
-    feeds = {DIGEST_FEED: atom_feed(
-        "urn:paper-digest:digest", title, DIGEST_FEED, "", newest(papers, dates, order), dates, settings.site_url
+    feeds = {PATHS.feed: atom_feed(
+        "urn:paper-digest:digest", title, PATHS.feed, "", newest(papers, dates, order), dates, settings.site_url
     )}
     for group in groups:
         tag = group.tag

@@ -22,8 +22,6 @@ from ..model import Paper
 ATOM = "http://www.w3.org/2005/Atom"
 #: Entries per feed: a feed follows what is new, it is not an archive.
 FEED_ENTRIES = 100
-#: The whole digest's feed, relative to the docs dir.
-DIGEST_FEED = "feed.xml"
 
 # Characters XML 1.0 cannot hold at all, even escaped.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
