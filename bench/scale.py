@@ -13,8 +13,10 @@ in a fresh project folder:
    and peak RSS;
 3. `mkdocs build` alone on the same Markdown: the engine-only time, and the
    ratio total / engine-only;
-4. the site's size, and the search bytes a reader downloads before the first
-   result, measured in headless Chromium by typing a query;
+4. the site's size, and what a reader downloads from opening the home page to
+   the first result of a three-word query typed in headless Chromium: the
+   search bytes, every byte (uncompressed), and the seconds from the last key
+   to the first result;
 5. `paper-digest build` again with nothing changed, after one abstract was
    edited, and after 300 papers were added: wall time split into generator,
    MkDocs and search (which overlap), files the generator wrote, whether the
@@ -79,8 +81,17 @@ def folder_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def search_bytes(site: Path, query: str) -> int:
-    """Type a query in headless Chromium; return the search bytes fetched until the first result."""
+#: The query typed in the search box: three words, as a reader would type them.
+QUERY = "offline reinforcement learning"
+
+
+def search_bytes(site: Path, query: str = QUERY) -> tuple[int, int, float]:
+    """Open the home page in headless Chromium and type `query` in the search box.
+
+    Return the search bytes (index, runtime, worker) and all bytes fetched from
+    opening the home page to the first result (uncompressed), and the seconds
+    from the last key to that result.
+    """
     from playwright.sync_api import sync_playwright
 
     from tests.browser.chromium import launch
@@ -94,20 +105,22 @@ def search_bytes(site: Path, query: str) -> int:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
 
             def on_response(response) -> None:
-                if any(part in response.url for part in ("/pagefind/", "/search/", "/workers/")):
-                    with contextlib.suppress(Exception):
-                        fetched[response.url] = len(response.body())
+                with contextlib.suppress(Exception):  # a redirect or aborted request has no body
+                    fetched[response.url] = len(response.body())
 
             page.on("response", on_response)
             page.goto(server.url)
             box = page.locator("input[data-pd-query], input.md-search__input").first
             box.click()
-            box.fill(query)
+            box.press_sequentially(query)
+            typed = time.perf_counter()
             page.locator(".md-search-result__item").first.wait_for(timeout=120_000)
+            seconds = time.perf_counter() - typed
             browser.close()
     finally:
         server.stop()
-    return sum(fetched.values())
+    search = sum(n for url, n in fetched.items() if any(p in url for p in ("/pagefind/", "/search/", "/workers/")))
+    return search, sum(fetched.values()), seconds
 
 
 def measure(size: int, corpora: Path, work: Path) -> dict:
@@ -138,7 +151,8 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
     )
     shutil.rmtree(work / f"engine-{size}", ignore_errors=True)
     site = project / "site"
-    search_kb = search_bytes(site, "reinforcement") / 1e3
+    search, session, first_result_s = search_bytes(site)
+    search_kb = search / 1e3
     largest, largest_kb, load_s = largest_page(site)
     noop_time, _, noop_out = run([*cli, "build", "in/digest.txt"], project)
     edited = [*texts]
@@ -163,6 +177,8 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
         "total_over_engine": total_time / engine_time,
         "site_mb": folder_bytes(site) / 1e6,
         "search_kb_first_result": search_kb,
+        "session_kb_first_result": session / 1e3,
+        "first_result_s": first_result_s,
         "noop_rebuild_s": noop_time,
         "noop_written": _written(noop_out),
         "noop_engine": _engine_step(noop_out),
@@ -238,14 +254,15 @@ def main() -> None:
             print(json.dumps({k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()}), flush=True)
     print()
     header = ("papers", "search", "gen s", "papers/s", "gen RSS MB", "files", "total s", "engine s", "total/engine",
-              "peak RSS MB", "site MB", "search KB")
+              "peak RSS MB", "site MB", "search KB", "session KB", "1st result s")
     print(" | ".join(header))
     for r in rows:
         print(" | ".join([
             f"{r['papers']:,}", r["search"], f"{r['generator_s']:.1f}", f"{r['papers_per_s']:.0f}",
             f"{r['generator_rss_mb']:.0f}", f"{r['files_written']:,}", f"{r['total_s']:.1f}",
             f"{r['engine_only_s']:.1f}", f"{r['total_over_engine']:.2f}", f"{r['total_rss_mb']:.0f}",
-            f"{r['site_mb']:.0f}", f"{r['search_kb_first_result']:.0f}",
+            f"{r['site_mb']:.0f}", f"{r['search_kb_first_result']:.0f}", f"{r['session_kb_first_result']:.0f}",
+            f"{r['first_result_s']:.2f}",
         ]))
     print()
     print("papers | rebuild | s | x MkDocs-alone cold | files written | engine | split")
