@@ -78,24 +78,23 @@ def load_project(project_dir: Path, site: bool = True, **overrides: object) -> S
 
 
 def analysis_fingerprint(settings: Settings) -> str:
-    """Return a hash of what one abstract's analysis depends on: the code, models, vocabularies and settings."""
+    """Return a hash of what one abstract's analysis depends on: the code, models, vocabularies and settings.
+
+    The project folder is left out, so a cache copied with its project stays valid.
+    """
     package = Path(__file__).resolve().parent
+    # Subpackages (read/, enrich/, render/, build/) count too: a change to them changes the output.
     own = sorted([*package.rglob("*.py"), *(package / "data").glob("*")])
     extra = [settings.resolve(name) for name in (settings.topics_file, settings.overrides_file) if name]
     settings_text = json.dumps({k: str(v) for k, v in asdict(settings).items() if k != "project_dir"}, sort_keys=True)
     return files_digest([*own, *extra], content=True, extra=settings_text)
 
 
-def inputs_key(files: list[Path], settings: Settings) -> str:
-    """Return a hash of everything a run's output depends on."""
-    package = Path(__file__).resolve().parent
+def inputs_key(files: list[Path], settings: Settings, fingerprint: str) -> str:
+    """Return a hash of everything a run's output depends on: `fingerprint`, the templates and the sources."""
     templates = settings.resolve(settings.templates_dir)
-    # Subpackages (render/, build/, titles/) count too: a change to them changes the output.
-    own = sorted([*package.rglob("*.py"), *(package / "data").glob("*")])
-    own += sorted(p for p in templates.rglob("*") if p.is_file()) if templates.is_dir() else []
-    extra = [settings.resolve(name) for name in (settings.topics_file, settings.overrides_file) if name]
-    settings_text = json.dumps({k: str(v) for k, v in asdict(settings).items()}, sort_keys=True)
-    return files_digest([*own, *(p for p in extra if p.is_file()), *files], content=True, extra=settings_text)
+    pages = sorted(p for p in templates.rglob("*") if p.is_file()) if templates.is_dir() else []
+    return files_digest([*pages, *files], content=True, extra=f"{fingerprint} {settings.project_dir}")
 
 
 def _reused_report(stamp: dict) -> GenerateReport:
@@ -121,7 +120,9 @@ def generate(
     progress("Reading sources", 0, 1)
     paths = sources_or_default(sources, settings)
     stamp_path = settings.resolve(STAMP)
-    key = inputs_key(expand_sources(paths), settings)
+    # Hashed once (the models are megabytes): the run stamp and the cache both depend on it.
+    fingerprint = analysis_fingerprint(settings)
+    key = inputs_key(expand_sources(paths), settings, fingerprint)
     stamp = read_stamp(stamp_path)
     if stamp.get("version") != _STAMP_VERSION:
         stamp = {}
@@ -139,7 +140,7 @@ def generate(
     timings["read"] = time.perf_counter() - start
     start = time.perf_counter()
     progress("Reading sources", 1, 1)
-    cache = Cache(settings.resolve(CACHE), analysis_fingerprint(settings))
+    cache = Cache(settings.resolve(CACHE), fingerprint)
     papers = enrich(read.papers, settings, progress, cache)
     cache.save()
     timings["enrich"] = time.perf_counter() - start
