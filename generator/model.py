@@ -17,6 +17,7 @@ def no_progress(_what: str, _done: int, _total: int) -> None:
 PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER = "papers", "tags", "collections"
 GENERATED_FOLDERS = (PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER)
 
+
 @dataclass(frozen=True)
 class SitePaths:
     """The site's fixed generated files, relative to the docs dir: one name for render and the templates."""

@@ -31,6 +31,7 @@ CACHE = ".paper-digest/analysis-cache.json"
 #: Bump when the stamp's layout changes.
 _STAMP_VERSION = 2
 
+
 @dataclass
 class GenerateReport:
     """Everything the CLI summarises after generating."""

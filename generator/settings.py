@@ -140,6 +140,7 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "workers": (0, None),
 }
 
+
 def _wrong(name: str, expected: str, value: object) -> SettingsError:
     return SettingsError(name, f"expected {expected}, found {_describe(value)}")
 

@@ -33,6 +33,7 @@ __all__ = [
 def _utf8(text: str) -> bytes:
     return text.encode("utf-8")
 
+
 def render_pages(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> dict[str, bytes]:
     """Render every generated file to UTF-8, keyed by path relative to the docs dir.
 
@@ -114,6 +115,7 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
         files[RECORDS_FILE] = _utf8(search_records(papers))
     return files
 
+
 def _trend_chart(group: TagGroup, collections: dict[str, Collection], sizes: dict[str, int], order: list[str]) -> str:
     """Return the SVG of a tag's share of each collection, for the first page of its listing."""
     rows = [
@@ -122,6 +124,7 @@ def _trend_chart(group: TagGroup, collections: dict[str, Collection], sizes: dic
         for share in shares(group.papers, sizes, order)
     ]
     return share_chart(rows, f"{group.tag.name}: share of each collection's papers")
+
 
 def _trends(papers: list[Paper], groups: list[TagGroup], sizes: dict[str, int], order: list[str]) -> dict | None:
     """Return what the stats page shows of trends across collections, or None for a one-collection digest."""
@@ -140,6 +143,7 @@ def _trends(papers: list[Paper], groups: list[TagGroup], sizes: dict[str, int], 
         "given_areas": given_areas(papers, order),
     }
 
+
 def _feeds(papers: list[Paper], groups: list[TagGroup], title: str, settings: Settings) -> dict[str, bytes]:
     """Return the digest's Atom feed and one per tag, keyed by docs-dir path."""
     dates = {paper.id: paper_date(paper, settings.source_date_epoch) for paper in papers}
@@ -154,6 +158,7 @@ def _feeds(papers: list[Paper], groups: list[TagGroup], title: str, settings: Se
             newest(group.papers, dates, order), dates, settings.site_url,
         )
     return feeds
+
 
 def render_site(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> RenderResult:
     """Render the papers into the docs dir; return what was written and deleted."""

@@ -18,6 +18,7 @@ class TagGroup:
     papers: tuple[Paper, ...]
     related: tuple[tuple[Tag, int], ...]
 
+
 def collections_of(papers: list[Paper]) -> dict[str, Collection]:
     """Return each collection name's Collection, with unique slugs."""
     result: dict[str, Collection] = {}
@@ -30,6 +31,7 @@ def collections_of(papers: list[Paper]) -> dict[str, Collection]:
         used.add(slug)
         result[name] = Collection(name, slug)
     return result
+
 
 def group_by_tag(papers: list[Paper]) -> list[TagGroup]:
     """Return every tag with its papers (by confidence) and co-occurring tags."""
@@ -53,6 +55,7 @@ def group_by_tag(papers: list[Paper]) -> list[TagGroup]:
     groups.sort(key=lambda g: (g.tag.kind != "area", -len(g.papers), g.tag.name))
     return groups
 
+
 def topic_pairs(papers: list[Paper], count: int = 15) -> list[tuple[Tag, Tag, int]]:
     """Return the topic pairs that share the most papers (linear in papers x topics per paper)."""
     pairs: Counter[tuple[str, str]] = Counter()
@@ -65,6 +68,7 @@ def topic_pairs(papers: list[Paper], count: int = 15) -> list[tuple[Tag, Tag, in
                 pairs[(first.slug, second.slug)] += 1
     ranked = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[:count]
     return [(names[a], names[b], n) for (a, b), n in ranked]
+
 
 def topics_by_area(areas: list[TagGroup], topics: list[TagGroup]) -> dict[str, list[TagGroup]]:
     """Place each topic under the area that holds most of its papers (ties: area name)."""

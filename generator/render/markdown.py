@@ -14,6 +14,7 @@ from ..text import clean, escape_line, paragraphs_to_markdown, safe_url
 
 _ATTR_SAFE = re.compile(r"[^\w\s,.-]")
 
+
 def front_matter_string(text: str) -> str:
     """Quote text for a front matter field, escaped for HTML.
 
@@ -25,14 +26,17 @@ def front_matter_string(text: str) -> str:
     """
     return json.dumps(html.escape(" ".join(clean(str(text)).split()), quote=True), ensure_ascii=False)
 
+
 def attr_text(text: str) -> str:
     """Reduce text to characters safe inside a quoted attr_list value."""
     return _ATTR_SAFE.sub("", str(text))
+
 
 def web_url(url: str) -> str:
     """Return an http(s) URL made safe for a Markdown link target, or '' for anything else."""
     url = str(url).strip()
     return safe_url(url) if re.match(r"https?://[^\s<>]+$", url, re.I) else ""
+
 
 def make_environment(templates_dir: Path) -> Environment:
     """Return the Jinja2 environment for Markdown templates."""

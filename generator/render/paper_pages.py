@@ -40,13 +40,16 @@ _PAGES_PER_JOB = 500
 # What the workers render from: set before they fork, read-only after.
 _WORKER_PAGES: tuple[PaperPages, list[Paper]] | None = None
 
+
 def _render_batch(pages: PaperPages, papers: list[Paper], start: int) -> list[tuple[str, bytes]]:
     return [pages.render(paper) for paper in papers[start : start + _PAGES_PER_JOB]]
+
 
 def _render_range(start: int) -> list[tuple[str, bytes]]:
     assert _WORKER_PAGES is not None, "set before the workers fork"
     pages, papers = _WORKER_PAGES
     return _render_batch(pages, papers, start)
+
 
 @contextmanager
 def paper_pages_started(

@@ -31,6 +31,7 @@ MAP_COLOURS = (
     "#7f7f7f", "#aec7e8", "#ffbb78",
 )
 
+
 def map_json(papers: list[Paper], areas: list[TagGroup]) -> str:
     """Return the topic map's data: areas with colours, and per paper its place, area, title and url."""
     index = {g.tag.slug: i for i, g in enumerate(areas)}
@@ -46,6 +47,7 @@ def map_json(papers: list[Paper], areas: list[TagGroup]) -> str:
         for i, g in enumerate(areas)
     ]
     return json.dumps({"areas": legend, "points": points}, ensure_ascii=False, separators=(",", ":")) + "\n"
+
 
 def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
     """Return papers.json: one object per paper (one per line), in input order, byte-stable."""
@@ -82,6 +84,7 @@ def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
     # One paper per line: diffs stay readable, and without `indent` json uses its C encoder
     # (an indented dump of 20,000 papers took 7 s in the pure-Python one).
     return "[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n]\n"
+
 
 def _source_json(source: Source) -> dict:
     # One shape for every format: `unit` says what `number` counts.

@@ -16,6 +16,7 @@ from ..stamps import files_digest
 
 MANIFEST = ".paper-digest-manifest.json"
 
+
 @dataclass
 class RenderResult:
     """What rendering did to the docs dir."""
@@ -28,6 +29,7 @@ class RenderResult:
     def total(self) -> int:
         return len(self.written) + self.unchanged
 
+
 def _sync_file(path: Path, data: bytes) -> bool:
     """Write `data` to `path` unless it already holds exactly that; return True when written."""
     try:
@@ -37,6 +39,7 @@ def _sync_file(path: Path, data: bytes) -> bool:
         pass
     path.write_bytes(data)
     return True
+
 
 def write_files(files: dict[str, bytes], docs_dir: Path) -> RenderResult:
     """Write generated files that changed; delete generated files no longer produced."""
@@ -68,6 +71,7 @@ def write_files(files: dict[str, bytes], docs_dir: Path) -> RenderResult:
         manifest_path.write_text(manifest, encoding="utf-8")
     return result
 
+
 def generated_fingerprint(docs_dir: Path) -> str:
     """Return a hash of the generated files as they are on disk (names, sizes, times).
 
@@ -75,6 +79,7 @@ def generated_fingerprint(docs_dir: Path) -> str:
     """
     manifest = docs_dir / MANIFEST
     return files_digest([manifest, *(docs_dir / rel for rel in sorted(_read_manifest(manifest)))], root=docs_dir)
+
 
 def _read_manifest(path: Path) -> set[str]:
     if not path.exists():
@@ -85,6 +90,7 @@ def _read_manifest(path: Path) -> set[str]:
         raise DigestError(f"{path}: the generator's manifest is damaged; delete it and build again") from exc
     # Only relative paths inside the docs dir: a tampered manifest cannot reach outside.
     return {e for e in entries if isinstance(e, str) and not e.startswith("/") and ".." not in e.split("/")}
+
 
 def _remove_empty_parents(folder: Path, root: Path) -> None:
     while folder != root and folder.is_dir() and not any(folder.iterdir()):
