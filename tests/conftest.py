@@ -40,6 +40,16 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+def render_digest(project: Path, sources: list[Path], **changes: object) -> dict[str, bytes]:
+    """Read, enrich and render `sources` with the project's settings (any changed); return every generated file."""
+    from generator.enrich import enrich
+    from generator.read import read_sources
+    from generator.render import render_pages
+
+    settings = replace(load_settings(project), **changes)
+    return render_pages(enrich(read_sources(sources, settings).papers, settings), settings)
+
+
 def copy_project(target: Path) -> Path:
     """Copy the project's site skeleton (config, templates, hand-written pages) to `target`."""
     target.mkdir(parents=True, exist_ok=True)

@@ -11,23 +11,15 @@ import feedparser
 import pytest
 
 from generator.dates import date_in, leading_date
-from generator.enrich import enrich
-from generator.read import read_sources
-from generator.render import render_pages
 from generator.render.feeds import ATOM, fallback_date, paper_date
 from generator.settings import load_settings
-from tests.conftest import make_paper, write_tree
+from tests.conftest import make_paper, render_digest, write_tree
 
 ABSTRACTS = [
     "We introduce GRACE, a framework for contrastive policy optimization in offline reinforcement learning.",
     "We propose ReaPER, a replay method for offline reinforcement learning with prioritized experience.",
     "We present FlowNet3D, a diffusion model for point cloud generation and 3D shape completion.",
 ]
-
-
-def render(project: Path, sources: list[Path], **changes) -> dict[str, bytes]:
-    settings = dataclasses.replace(load_settings(project), **changes)
-    return render_pages(enrich(read_sources(sources, settings).papers, settings), settings)
 
 
 def parse(data: bytes):
@@ -38,7 +30,7 @@ def parse(data: bytes):
 
 
 def test_the_digest_feed_is_valid_atom_with_every_paper_and_its_tags(project: Path, tmp_path: Path) -> None:
-    files = render(project, [write_tree(tmp_path / "in", {"2026-11-30.txt": "\n\n".join(ABSTRACTS)})])
+    files = render_digest(project, [write_tree(tmp_path / "in", {"2026-11-30.txt": "\n\n".join(ABSTRACTS)})])
     feed = parse(files["feed.xml"])
     papers = json.loads(files["papers.json"])
     assert {e.id for e in feed.entries} == {f"urn:paper-digest:paper:{p['id']}" for p in papers}
@@ -51,7 +43,7 @@ def test_the_digest_feed_is_valid_atom_with_every_paper_and_its_tags(project: Pa
 
 
 def test_every_tag_has_a_feed_of_its_own_papers_linked_from_its_page(project: Path, tmp_path: Path) -> None:
-    files = render(project, [write_tree(tmp_path / "in", {"d.txt": "\n\n".join(ABSTRACTS)})])
+    files = render_digest(project, [write_tree(tmp_path / "in", {"d.txt": "\n\n".join(ABSTRACTS)})])
     papers = json.loads(files["papers.json"])
     for tag in {t["slug"] for p in papers for t in p["tags"]}:
         feed = parse(files[f"feed-{tag}.xml"])
@@ -65,16 +57,16 @@ def test_every_tag_has_a_feed_of_its_own_papers_linked_from_its_page(project: Pa
 
 
 def test_links_are_absolute_when_the_site_url_is_set(project: Path, tmp_path: Path) -> None:
-    files = render(project, [write_tree(tmp_path / "in", {"d.txt": ABSTRACTS[0]})], site_url="https://x.org/d/")
+    files = render_digest(project, [write_tree(tmp_path / "in", {"d.txt": ABSTRACTS[0]})], site_url="https://x.org/d/")
     feed = parse(files["feed.xml"])
     assert feed.entries[0].link.startswith("https://x.org/d/papers/")
     assert any(link.href == "https://x.org/d/feed.xml" and link.rel == "self" for link in feed.feed.links)
 
 
 def test_ids_and_dates_stay_when_papers_are_added(project: Path, tmp_path: Path) -> None:
-    before = render(project, [write_tree(tmp_path / "a", {"d.txt": "\n\n".join(ABSTRACTS[:2])})],
+    before = render_digest(project, [write_tree(tmp_path / "a", {"d.txt": "\n\n".join(ABSTRACTS[:2])})],
                     source_date_epoch="1764460800")
-    after = render(project, [write_tree(tmp_path / "b", {"d.txt": "\n\n".join(ABSTRACTS)})],
+    after = render_digest(project, [write_tree(tmp_path / "b", {"d.txt": "\n\n".join(ABSTRACTS)})],
                    source_date_epoch="1764460800")
     old = {e.id: e.updated for e in parse(before["feed.xml"]).entries}
     new = {e.id: e.updated for e in parse(after["feed.xml"]).entries}
@@ -87,12 +79,12 @@ def test_a_growing_digest_puts_the_newest_days_papers_first(project: Path, tmp_p
     days = write_tree(tmp_path / "daily", {
         "2026-11-28.txt": ABSTRACTS[0], "2026-11-29.txt": ABSTRACTS[1], "2026-11-30.txt": ABSTRACTS[2],
     })
-    first = render(project, [days])
+    first = render_digest(project, [days])
     entries = parse(first["feed.xml"]).entries
     assert [e.updated[:10] for e in entries] == ["2026-11-30", "2026-11-29", "2026-11-28"]
     assert entries[0].title.startswith("FlowNet3D")
     # A rebuild of the same input writes the same bytes: no clock in the feed.
-    assert render(project, [days])["feed.xml"] == first["feed.xml"]
+    assert render_digest(project, [days])["feed.xml"] == first["feed.xml"]
 
 
 @pytest.mark.parametrize(

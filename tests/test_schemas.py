@@ -8,11 +8,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from generator.enrich import enrich
-from generator.read import read_sources
-from generator.render import render_pages
-from generator.settings import load_settings
-from tests.conftest import DEFAULT_CORPUS, ROOT, write_tree
+from tests.conftest import DEFAULT_CORPUS, ROOT, render_digest, write_tree
 
 SCHEMAS = ROOT / "docs" / "schemas"
 
@@ -24,8 +20,7 @@ def validator(name: str) -> Draft202012Validator:
 
 
 def rendered(project: Path, sources: list[Path]) -> dict[str, object]:
-    settings = load_settings(project)
-    files = render_pages(enrich(read_sources(sources, settings).papers, settings), settings)
+    files = render_digest(project, sources)
     return {name: json.loads(files[name]) for name in ("papers.json", "filter.json", "map.json")}
 
 

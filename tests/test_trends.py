@@ -9,22 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from generator.enrich import enrich
-from generator.read import read_sources
-from generator.render import render_pages
 from generator.render.trends import collection_order, given_areas
-from generator.settings import load_settings
-from tests.conftest import DEFAULT_CORPUS, FIXTURES, copy_project, make_paper
+from tests.conftest import DEFAULT_CORPUS, FIXTURES, copy_project, make_paper, render_digest
 
 SAMPLES = FIXTURES / "trends"
 
 
 @pytest.fixture(scope="module")
 def three_years(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
-    project = copy_project(tmp_path_factory.mktemp("trends") / "project")
-    settings = load_settings(project)
-    papers = read_sources([SAMPLES, DEFAULT_CORPUS], settings).papers
-    return render_pages(enrich(papers, settings), settings)
+    return render_digest(copy_project(tmp_path_factory.mktemp("trends") / "project"), [SAMPLES, DEFAULT_CORPUS])
 
 
 def records_of(files: dict[str, bytes]) -> list[dict]:
@@ -91,8 +84,7 @@ def test_the_sources_areas_are_tabled_by_collection(three_years: dict[str, bytes
 
 
 def test_one_collection_shows_no_trend_at_all(project: Path) -> None:
-    settings = load_settings(project)
-    files = render_pages(enrich(read_sources([DEFAULT_CORPUS], settings).papers, settings), settings)
+    files = render_digest(project, [DEFAULT_CORPUS])
     assert "Trends" not in files["stats.md"].decode()
     assert not any("pd-chart--share" in data.decode() for name, data in files.items() if name.startswith("tags/")
                    and name.endswith(".md"))
