@@ -46,7 +46,7 @@ def render_digest(project: Path, sources: list[Path], **changes: object) -> dict
     from generator.read import read_sources
     from generator.render import render_pages
 
-    settings = replace(load_settings(project), **changes)
+    settings = load_settings(project, **changes)  # the changes are checked like any setting
     return render_pages(enrich(read_sources(sources, settings).papers, settings), settings)
 
 
