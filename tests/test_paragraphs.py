@@ -13,7 +13,7 @@ from generator.cli import main
 from generator.enrich import enrich
 from generator.read import read_sources
 from generator.read.notes import is_tail_note, without_tail_notes
-from generator.read.paragraphs import group
+from generator.read.paragraphs import features, group, load_model, profile
 from generator.settings import Settings
 from generator.text import paragraphs_to_markdown, to_markdown
 from tests.conftest import make_paper, write_tree
@@ -318,3 +318,38 @@ def test_a_hostile_paragraph_joined_to_an_abstract_is_escaped_as_an_abstract_of_
 def test_a_note_after_an_abstract_is_told_from_a_short_abstract(paragraph: str, note: bool) -> None:
     assert is_tail_note(paragraph) is note
     assert bool(joins([ENDED, paragraph])) is note
+
+
+# From other-venues.jsonl (IJCAI 2024 demos), shortened: a system described in the third person, then a short
+# demo abstract that opens on its purpose. Two papers.
+PYXAI = (
+    "PyXAI (Python eXplainable AI) is a Python library designed for providing explanations and correcting "
+    "tree-based Machine Learning (ML) models. It is suited to decision trees, random forests, and boosted trees. "
+    "PyXAI also includes algorithms for correcting tree-based models when their predictions conflict with pieces "
+    "of user knowledge."
+)
+EQGEN = (
+    "To optimize the preparation process for educators in academic lectures and associated question-and-answer "
+    "sessions, this paper presents E-QGen, a lecture abstract-based question generation system. Given a lecture "
+    "abstract, E-QGen generates potential student inquiries."
+)
+
+
+def test_an_abstract_in_the_third_person_states_a_contribution_so_the_next_abstract_stays_apart() -> None:
+    assert joins([PYXAI, EQGEN]) == []
+    assert profile(PYXAI).contribution
+
+
+def test_the_same_abstract_twice_is_never_joined_to_itself() -> None:
+    # A digest that lists a paper twice: the reader merges the copies and reports it; grouping keeps them apart.
+    for text in (SHORT[0], PYXAI, JVI[0]):
+        assert joins([text, text]) == []
+
+
+def test_a_first_sentence_naming_a_thing_the_paragraph_before_introduced_is_a_signal() -> None:
+    model = load_model()
+    before = [profile("A seller and a buyer trade through a mediator who knows both their types.", model)]
+    assert features(before, profile("We study revenue-maximizing designs for the mediator.", model),
+                    model.common)["definite_back"] == 1.0
+    assert features(before, profile("We study revenue-maximizing designs for auctions.", model),
+                    model.common)["definite_back"] == 0.0

@@ -76,6 +76,10 @@ _CONTRIBUTION = re.compile(
 _ACRONYM = re.compile(r"\b[A-Za-z]*[A-Z][a-z]*[A-Z0-9][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*\b|\b[A-Z][a-z]+[A-Z]\w*\b")
 _DEFINED = re.compile(r"\(\s*([A-Za-z]*[A-Z][A-Za-z0-9-]*)s?\s*\)")
 _WORD = re.compile(r"[a-z][a-z-]{3,}")
+# "the mediator", "the sketch-and-project methods", "their weight": a definite noun phrase of the first
+# sentence whose rare word the paragraph before used, so it names a thing already introduced.
+_DEFINITE = re.compile(r"\b(?:the|this|these|those|such|our|its|their)\s+((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]{3,})",
+                       re.IGNORECASE)
 # "these problems", "such a bound", "this improves": the first sentence refers to something said before.
 _REFERS_BACK = re.compile(
     r"\b(?:this|these|those|such)\s+(?!paper\b|work\b|study\b|article\b|thesis\b|note\b|as\b|that\b)[a-z]",
@@ -151,6 +155,7 @@ FEATURES: tuple[str, ...] = (
     "names_first", "names_defined", "overlap", "short", "shorter", "prev_short", "log_length",
     "opening", "closing", "under_150", "under_300", "under_500", "under_800", "overlap_root", "overlap_opening",
     "overlap_closing", "opening_closing", "names_first_opening", "refers_back",
+    "definite_back", "own_names",
 )
 
 _TOKEN = re.compile(r"[a-z]+|\d+|[^\sa-z\d]")
@@ -261,9 +266,14 @@ def profile(text: str, model: Model | None = None, opening: float | None = None,
 _FIRST_PERSON = re.compile(r"\b(?:we|our|us|i)\b")
 
 
+# "PyXAI (Python eXplainable AI) is a Python library ...": a paragraph that opens by saying what a named
+# thing is presents it, in the third person.
+_NAMED_OPENING = re.compile(r"^[A-Z][\w-]*[A-Z0-9][\w-]*(?:\s+\([^)]{1,80}\))?\s+(?:is|are)\s+(?:an?|the)\s")
+
+
 def _states_contribution(text: str) -> bool:
     # Most abstracts say "we" early: the cheap test first, the whole pattern only when it fails.
-    return bool(_FIRST_PERSON.search(text.lower()) or _CONTRIBUTION.search(text))
+    return bool(_FIRST_PERSON.search(text.lower()) or _CONTRIBUTION.search(text) or _NAMED_OPENING.match(text))
 
 
 def features(before: Sequence[Profile], current: Profile, common: frozenset[str]) -> dict[str, float]:
@@ -316,6 +326,9 @@ def features(before: Sequence[Profile], current: Profile, common: frozenset[str]
         "opening_closing": round(opening * closing, 6),
         "names_first_opening": round(names_first * opening, 6),
         "refers_back": float(bool(_REFERS_BACK.search(opening_sentence))),
+        "definite_back": float(_refers_to(opening_sentence, before_words)),
+        # Names it repeats that the abstract before never used: a paragraph about a thing of its own.
+        "own_names": min(len(_repeated_names(text) - before_names), 2) / 2,
     }
 
 
@@ -330,6 +343,9 @@ def decide(before: Sequence[Profile], current: Profile, model: Model | None = No
     """Decide whether paragraph `current` goes on from the abstract whose paragraphs are `before`."""
     model = model or load_model()
     values = features(before, current, model.common)
+    if any(current.text == paragraph.text for paragraph in before):
+        # The same text again is a duplicate abstract (the reader merges and reports it), never a continuation.
+        return Decision(False, -math.inf)
     for rule in RULES:
         if values[rule] and not (rule in _OVERRULED and _reads_whole(before[-1].text, current)):
             return Decision(True, math.inf, REASONS[rule])
@@ -340,6 +356,25 @@ def decide(before: Sequence[Profile], current: Profile, model: Model | None = No
         return Decision(False, score)
     named = sorted((-round(v, 6), name) for name, v in parts.items() if name in REASONS and v > 0)
     return Decision(True, score, REASONS[named[0][1]] if named else "reads as part of the abstract before")
+
+
+def _repeated_names(text: str) -> set[str]:
+    counts: dict[str, int] = {}
+    for name in _ACRONYM.findall(text):
+        if len(name) > 2:
+            counts[name] = counts.get(name, 0) + 1
+    return {name for name, n in counts.items() if n > 1}
+
+
+def _refers_to(sentence: str, before_words: frozenset[str]) -> bool:
+    # Rare words only (`Profile.words` holds no common word), singular or plural alike.
+    stems = {word.rstrip("s") for word in before_words}
+    return any(
+        word.rstrip("s") in stems
+        for match in _DEFINITE.finditer(sentence)
+        for word in match.group(1).lower().split()
+        if len(word) > 3
+    )
 
 
 def _reads_whole(previous: str, current: Profile) -> bool:
