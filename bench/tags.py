@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from bench.split import part_of
 from generator.enrich import enrich
 from generator.enrich.areas import AreaModel, load_model, load_taxonomy
-from generator.enrich.folding import fold_topics, reads_like_area
+from generator.enrich.folding import fold_topics, reads_like_area, topic_parents
 from generator.enrich.tags import load_topics, names_topic
 from generator.enrich.topic_model import TopicModel, load_topic_model, rank_topics, tag_topics
 from generator.read import read_sources
@@ -107,7 +107,8 @@ def sizes(label: str, abstracts: list[str], settings: Settings) -> None:
     candidates = [found for found, _ in ranked]
     before = Counter(t.slug for tags in candidates for t in tags)
     folded = fold_topics(candidates, settings.min_topic_papers, settings.max_topic_share, settings.max_topics_per_paper,
-                         keys=[f"{i:09d}" for i in range(len(abstracts))], reserves=[spare for _, spare in ranked])
+                         keys=[f"{i:09d}" for i in range(len(abstracts))], reserves=[spare for _, spare in ranked],
+                         parents=topic_parents(load_topics()))
     after = Counter(t.slug for tags in folded for t in tags)
     n = len(abstracts)
     small = sum(1 for c in before.values() if c < settings.min_topic_papers)

@@ -1,6 +1,6 @@
 """Train the topic classifiers shipped in generator/data/topic_model.npz.
 
-Run from the project root (a few minutes on 2 cores):
+Run from the project root (about a minute on 2 cores):
 
     python scripts/train_topic_model.py
 

@@ -18,6 +18,7 @@ from generator.enrich import enrich
 from generator.enrich.folding import fold_topics, reads_like_area
 from generator.enrich.tags import keyword_tags, load_topics, names_topic
 from generator.enrich.topic_model import TopicModel, tag_topics
+from generator.errors import DigestError
 from generator.model import Tag
 from generator.read import read_sources
 from generator.settings import Settings
@@ -107,6 +108,27 @@ CASES = [
         "prove its convergence rate for non-convex objectives, and apply it to multi-task learning.",
         {"Optimization Algorithms & Convergence"}, set(), id="multi-objective-optimisation",
     ),
+    pytest.param(
+        "We propose a training-free method to detect label errors in image classification datasets. Each image is "
+        "embedded with a frozen CLIP encoder, and an image whose nearest neighbours mostly carry another label is "
+        "flagged. On CIFAR-10N and Clothing1M our detector finds noisy labels with higher precision than loss-based "
+        "methods, and retraining without them improves test accuracy.",
+        {"Semi- & Weakly-Supervised Learning"}, {"Multimodal LLMs"}, id="clip-used-in-passing",
+    ),
+    pytest.param(
+        "We study tabular classification with gradient-boosted trees and neural networks. Starting from a "
+        "pretrained transformer encoder, we fine-tune on each of 40 tabular datasets and compare against XGBoost. "
+        "Trees remain stronger on small tables, while the fine-tuned encoder wins when tables have many "
+        "categorical text columns.",
+        {"Tabular Data"}, {"Scaling Laws & Pretraining"}, id="pretrained-in-passing",
+    ),
+    pytest.param(
+        "We study how large language models answer multi-step arithmetic questions. Chain-of-thought prompting "
+        "improves question answering accuracy on GSM8K, but we show that the intermediate steps are often "
+        "unfaithful to the final answer. We propose a consistency check that re-derives each step and raises "
+        "accuracy by 6 points.",
+        {"LLM Reasoning & Chain-of-Thought"}, {"Retrieval-Augmented Generation"}, id="question-answering-no-retrieval",
+    ),
 ]
 
 
@@ -181,9 +203,9 @@ def test_the_default_digest_has_covered_papers_and_pages_of_fair_size() -> None:
         assert len(tags) <= 4
         for tag in tags:
             sizes[tag.slug] = sizes.get(tag.slug, 0) + 1
-    # 57 diverse papers: a topic only two of them share is folded away, so not every paper keeps
-    # one (0.63 measured; the phrase matcher kept 0.65 with far more wrong topics).
-    assert sum(1 for tags in topics if tags) >= 0.6 * len(papers)
+    # 57 diverse papers: a topic only two of them share, with no parent to fold into, is folded away,
+    # so not every paper keeps one (41 of 57 measured with parents; 36 before them).
+    assert sum(1 for tags in topics if tags) >= 0.7 * len(papers)
     assert min(sizes.values()) >= 3
     assert max(sizes.values()) <= 0.15 * len(papers)
 
@@ -206,6 +228,34 @@ def test_a_paper_folding_leaves_bare_gets_a_reserve_topic_with_room() -> None:
     assert again == folded
 
 
+def test_a_topic_too_small_for_a_page_folds_into_its_parent() -> None:
+    # Two papers on "offline-rl" and one on its parent "deep-rl": alone neither makes a page of three.
+    per_paper = [[_topic("offline-rl", 0.8)], [_topic("offline-rl", 0.7), _topic("deep-rl", 0.4)], [_topic("deep-rl")],
+                 [_topic("broad")], [_topic("broad")], [_topic("broad")]]
+    parents = {"offline-rl": ("Deep-Rl", "deep-rl")}
+    folded = fold_topics(per_paper, min_papers=3, max_share=1.0, max_per_paper=4, parents=parents)
+    assert [[t.slug for t in tags] for tags in folded[:3]] == [["deep-rl"], ["deep-rl"], ["deep-rl"]]
+    assert folded[0][0].evidence[0] == "narrower topic: Offline-Rl" and folded[0][0].confidence == 0.8
+    assert folded[1][0].confidence == 0.7  # one tag per topic: the more confident of the two
+    # A topic with enough papers of its own stays itself.
+    assert fold_topics([*per_paper, [_topic("offline-rl")]], 3, 1.0, 4, parents=parents)[0][0].slug == "offline-rl"
+
+
+def test_a_bare_paper_takes_the_parent_of_its_reserve_topic() -> None:
+    per_paper = [[_topic("solo")], [_topic("deep-rl")], [_topic("deep-rl")], [_topic("deep-rl")]]
+    reserves = [[_topic("offline-rl", 0.4)], [], [], []]
+    folded = fold_topics(per_paper, 3, 1.0, 4, reserves=reserves, parents={"offline-rl": ("Deep-Rl", "deep-rl")})
+    assert [t.slug for t in folded[0]] == ["deep-rl"] and folded[0][0].evidence[0] == "narrower topic: Offline-Rl"
+
+
+def test_every_parent_names_another_topic_of_the_vocabulary(tmp_path) -> None:
+    assert {t.parent for t in load_topics() if t.parent} <= {t.name for t in load_topics()}
+    path = tmp_path / "topics.yaml"
+    path.write_text("- name: Offline RL\n  phrases: [offline rl]\n  parent: Deep RL\n", encoding="utf-8")
+    with pytest.raises(DigestError, match="parent 'Deep RL'"):
+        load_topics(path)
+
+
 @pytest.mark.parametrize(
     ("topic", "keywords", "title", "named"),
     [
@@ -216,6 +266,11 @@ def test_a_paper_folding_leaves_bare_gets_a_reserve_topic_with_room() -> None:
         ("Kernel Methods & Clustering", ["Machine Learning: Clustering"], "", True),
         ("3D Vision & Rendering", [], "Gaussian Splatting for Dynamic Scenes", True),
         ("Multi-Agent RL", ["multi-agent systems"], "", False),
+        ("Deep RL Algorithms", ["Reinforcement Learning"], "", True),  # the whole keyword, as for the area
+        ("Scaling Laws & Pretraining", [], "Contrastive Pre-training of Molecular Graphs", False),  # in passing
+        ("Scaling Laws & Pretraining", ["pre-training"], "", True),
+        ("Multimodal LLMs", [], "CLIP Features for Few-Shot Segmentation", False),
+        ("Retrieval-Augmented Generation", [], "Question Answering over Tables", False),
     ],
 )
 def test_training_labels_come_from_keywords_and_titles(vocabulary, topic, keywords, title, named) -> None:

@@ -16,7 +16,7 @@ from ..read.notes import without_tail_notes
 from ..settings import Settings
 from ..text import to_plain
 from .areas import Area, AreaGuess, load_model, load_taxonomy
-from .folding import area_tags, fold_topics, merge_tags
+from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .maps import map_coordinates
 from .overrides import load_overrides
 from .related import MAP_NEIGHBOURS, nearest, related_from, vectorize
@@ -245,6 +245,7 @@ def enrich(
         keys=[paper.id for paper in papers],
         pinned=pins,
         reserves=[_without_area_names(list(a.reserve), area_slugs) for a in analyses],
+        parents=topic_parents(topics),
     )
     # One TF-IDF matrix serves both related papers and the map.
     progress("Finding related papers", 0, 1)

@@ -13,7 +13,7 @@ from collections import Counter
 
 from ..model import Tag
 from .areas import AreaGuess, load_taxonomy
-from .tags import _singular, tag_slug
+from .tags import Topic, _singular, tag_slug
 
 
 def merge_tags(inferred: list[Tag], given: list[Tag]) -> list[Tag]:
@@ -51,6 +51,12 @@ def reads_like_area(name: str, area_names: tuple[str, ...] | None = None) -> boo
     return False
 
 
+def topic_parents(topics: tuple[Topic, ...]) -> dict[str, tuple[str, str]]:
+    """Return the parent (name, slug) of each topic of a vocabulary that has one, by the topic's slug."""
+    names = {topic.name for topic in topics}
+    return {topic.slug: (topic.parent, tag_slug(topic.parent)) for topic in topics if topic.parent in names}
+
+
 def area_tags(guesses: list[AreaGuess], second_ratio: float) -> list[Tag]:
     """Return the top area, and the second when it is nearly as likely."""
     tags = []
@@ -71,8 +77,13 @@ def fold_topics(
     keys: list[str] | None = None,
     pinned: list[set[str]] | None = None,
     reserves: list[list[Tag]] | None = None,
+    parents: dict[str, tuple[str, str]] | None = None,
 ) -> list[list[Tag]]:
     """Keep topics with at least `min_papers` papers and at most `max_share` of the digest.
+
+    A topic with too few papers first folds into its parent (`parents` maps a
+    topic's slug to the parent's name and slug) when it has one: its papers
+    show the broader topic, with the narrower one named in the evidence.
 
     A topic over the cap keeps its most confident papers; ties are broken by
     `keys` (the paper ids), so the result does not depend on the input order.
@@ -84,7 +95,8 @@ def fold_topics(
     count = len(topics_per_paper)
     keys = keys if keys is not None else [f"{i:09d}" for i in range(count)]
     cap = max(min_papers, math.floor(max_share * count))
-    current = [list(tags) for tags in topics_per_paper]
+    parents = parents or {}
+    current = _into_parents([list(tags) for tags in topics_per_paper], parents, min_papers, pinned)
     # Trimming one topic can push another below the minimum: repeat until stable.
     for _ in range(10):
         sizes = Counter(tag.slug for tags in current for tag in tags)
@@ -110,7 +122,54 @@ def fold_topics(
         current = folded
     if not reserves:
         return current
-    return _fill_from_reserves(current, topics_per_paper, reserves, keys, (min_papers, cap, max_per_paper))
+    # A bare paper may take the parent of one of its topics, right after that topic.
+    original = [_with_parents(tags, parents) for tags in topics_per_paper]
+    spares = [_with_parents(spare, parents) for spare in reserves]
+    return _fill_from_reserves(current, original, spares, keys, (min_papers, cap, max_per_paper))
+
+
+def _as_parent(tag: Tag, parent: tuple[str, str]) -> Tag:
+    """Return a topic tag as its parent topic: same confidence, the narrower topic named first in the evidence."""
+    name, slug = parent
+    return Tag(name, slug, tag.kind, tag.confidence, (f"narrower topic: {tag.name}", *tag.evidence))
+
+
+def _with_parents(tags: list[Tag], parents: dict[str, tuple[str, str]]) -> list[Tag]:
+    """Return `tags` with each one's parent topic right after it (when the paper has not got it already)."""
+    slugs = {tag.slug for tag in tags}
+    result = []
+    for tag in tags:
+        result.append(tag)
+        parent = parents.get(tag.slug)
+        if parent and parent[1] not in slugs:
+            result.append(_as_parent(tag, parent))
+            slugs.add(parent[1])
+    return result
+
+
+def _into_parents(
+    current: list[list[Tag]], parents: dict[str, tuple[str, str]], min_papers: int, pinned: list[set[str]] | None
+) -> list[list[Tag]]:
+    """Fold each topic with fewer than `min_papers` papers into its parent, until none is left to fold."""
+    for _ in range(len(parents) + 1):
+        sizes = Counter(tag.slug for tags in current for tag in tags)
+        small = {slug for slug in parents if 0 < sizes[slug] < min_papers}
+        if not small:
+            break
+        folded = []
+        for i, tags in enumerate(current):
+            mine = pinned[i] if pinned else set()
+            merged: dict[str, Tag] = {}
+            for tag in tags:
+                if tag.slug in small and tag.slug not in mine:
+                    tag = _as_parent(tag, parents[tag.slug])
+                old = merged.get(tag.slug)
+                # One tag per topic: the more confident of the paper's own and the folded one.
+                if old is None or (tag.confidence, -len(tag.evidence)) > (old.confidence, -len(old.evidence)):
+                    merged[tag.slug] = tag
+            folded.append(sorted(merged.values(), key=lambda t: (-t.confidence, t.name)))
+        current = folded
+    return current
 
 
 def _fill_from_reserves(
@@ -141,7 +200,8 @@ def _fill_from_reserves(
                 filled[i] = [tag]
                 sizes[tag.slug] += 1
                 break
-    _revive(filled, with_reserves, original, empty, keys, sizes, limits)
+    # Last, papers that have the topic only as a reserve may make up its page too.
+    _revive(filled, with_reserves, with_reserves, empty, keys, sizes, limits)
     return filled
 
 

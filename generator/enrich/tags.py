@@ -38,6 +38,9 @@ class Topic:
     acronym_pattern: re.Pattern[str] | None
     #: Broad synonyms that name the topic only as a whole author keyword ("optimization").
     keywords: frozenset[str] = frozenset()
+    #: The broader topic this one folds into when too few papers of a digest have it ("Offline RL" into
+    #: "Deep RL Algorithms"). Not part of what the topic matches, so not of its equality either.
+    parent: str = field(default="", compare=False)
 
     @property
     def slug(self) -> str:
@@ -57,8 +60,10 @@ def _phrase_regex(phrase: str) -> str:
     return body + r"s?"
 
 
-def compile_topic(name: str, phrases: list[str], acronyms: list[str], keywords: list[str] | None = None) -> Topic:
-    """Build a Topic from its name, phrases (case-insensitive), acronyms (exact) and whole-keyword synonyms."""
+def compile_topic(
+    name: str, phrases: list[str], acronyms: list[str], keywords: list[str] | None = None, parent: str = ""
+) -> Topic:
+    """Build a Topic from its name, phrases (case-insensitive), acronyms (exact), whole-keyword synonyms, parent."""
     phrase_pattern = (
         re.compile(r"(?<![\w-])(?:" + "|".join(_phrase_regex(p) for p in phrases) + r")(?![\w-])", re.I)
         if phrases
@@ -68,7 +73,7 @@ def compile_topic(name: str, phrases: list[str], acronyms: list[str], keywords: 
         re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(a) for a in acronyms) + r")(?![\w-])") if acronyms else None
     )
     whole = frozenset(normalise_keyword(k) for k in [name, *(keywords or [])])
-    return Topic(name, tuple(phrases), tuple(acronyms), phrase_pattern, acronym_pattern, whole)
+    return Topic(name, tuple(phrases), tuple(acronyms), phrase_pattern, acronym_pattern, whole, parent)
 
 
 def load_topics(path: str | Path | None = None) -> tuple[Topic, ...]:
@@ -97,8 +102,9 @@ def _parse_topics(text: str, source: str) -> tuple[Topic, ...]:
 
 
 def topics_from_entries(items: list, source: str) -> tuple[Topic, ...]:
-    """Compile topic entries ({name, phrases, acronyms}) read from a YAML file."""
+    """Compile topic entries ({name, phrases, acronyms, keywords, parent}) read from a YAML file."""
     topics = []
+    names = {item.get("name") for item in items if isinstance(item, dict)}
     for index, item in enumerate(items, start=1):
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raise DigestError(f"{source}: topic {index} needs a `name`")
@@ -107,7 +113,12 @@ def topics_from_entries(items: list, source: str) -> tuple[Topic, ...]:
         keywords = [str(k) for k in item.get("keywords") or []]
         if not phrases and not acronyms:
             raise DigestError(f"{source}: topic {item['name']!r} needs `phrases` or `acronyms`")
-        topics.append(compile_topic(item["name"], phrases, acronyms, keywords))
+        parent = str(item.get("parent") or "")
+        if parent and (parent not in names or parent == item["name"]):
+            raise DigestError(
+                f"{source}: topic {item['name']!r}: its parent {parent!r} is not another topic of the file"
+            )
+        topics.append(compile_topic(item["name"], phrases, acronyms, keywords, parent))
     return tuple(topics)
 
 
