@@ -131,7 +131,8 @@ def generate(
         progress("Reading sources", 1, 1)
         return _reused_report(stamp)
     stamp_path.unlink(missing_ok=True)
-    read = read_sources(paths, settings)
+    cache = Cache(settings.resolve(CACHE), fingerprint)
+    read = read_sources(paths, settings, cache)
     if settings.strict and read.problems:
         issues = [p for p in read.problems if p.level != "info"]
         if issues:
@@ -141,7 +142,6 @@ def generate(
     timings["read"] = time.perf_counter() - start
     start = time.perf_counter()
     progress("Reading sources", 1, 1)
-    cache = Cache(settings.resolve(CACHE), fingerprint)
     papers = enrich(read.papers, settings, progress, cache)
     cache.save()
     timings["enrich"] = time.perf_counter() - start

@@ -353,3 +353,39 @@ def test_a_first_sentence_naming_a_thing_the_paragraph_before_introduced_is_a_si
                     model.common)["definite_back"] == 1.0
     assert features(before, profile("We study revenue-maximizing designs for auctions.", model),
                     model.common)["definite_back"] == 0.0
+
+
+class _Memo(dict):
+    """A stand-in for the analysis cache: values by key, counting what was found."""
+
+    found = 0
+
+    def get(self, key, default=None):  # type: ignore[override]
+        value = super().get(key, default)
+        self.found += value is not None
+        return value
+
+    def put(self, key, value) -> None:
+        self[key] = value
+
+
+def test_kept_decisions_give_the_same_groups_and_spare_the_work_after_an_edit() -> None:
+    paragraphs = [SHORT[0], ENDED, "(1) Retrieval helps on rare facts.", "(2) It hurts on common ones.", *JVI,
+                  SHORT[3], PYXAI, EQGEN]
+    memo = _Memo()
+    assert group(paragraphs, memo=memo) == group(paragraphs)
+    assert memo.found == 0 and len(memo) == len(paragraphs) - 1
+    edited = [*paragraphs[:-1], EQGEN + " It is open source."]
+    again = _Memo(memo)
+    assert group(edited, memo=again) == group(edited)
+    # Only the decision about the edited paragraph is worked out again.
+    assert again.found == len(paragraphs) - 2
+
+
+def test_a_kept_decision_that_does_not_decode_is_worked_out_again() -> None:
+    paragraphs = [ENDED, "(2) It hurts on common ones.", SHORT[1]]
+    memo = _Memo()
+    group(paragraphs, memo=memo)
+    for key in memo:
+        memo[key] = ["yes", 3]  # hand-edited: wrong types
+    assert group(paragraphs, memo=memo) == group(paragraphs)

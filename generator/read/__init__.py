@@ -20,7 +20,7 @@ from ..formats import SUFFIXES, format_of
 from ..model import Paper, Problem, Source
 from ..settings import Settings
 from .hyphenation import dehyphenate
-from .paragraphs import PARAGRAPH_BREAK, group
+from .paragraphs import PARAGRAPH_BREAK, Memo, group
 from .records import RawRecord, build_paper, iter_records, to_paper
 
 log = logging.getLogger(__name__)
@@ -153,8 +153,12 @@ def expand_sources(paths: Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
-    """Read every digest file under `paths` into papers, merging duplicate abstracts."""
+def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | None = None) -> ReadResult:
+    """Read every digest file under `paths` into papers, merging duplicate abstracts.
+
+    `memo` (the analysis cache) keeps the paragraph-joining decisions of earlier runs; the result is the
+    same without it.
+    """
     result = ReadResult()
     seen: dict[str, int] = {}
     for path in expand_sources(paths):
@@ -165,7 +169,7 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
         collection = settings.default_collection or path.stem
         if not fmt.structured:
             collection, paragraphs = parse_digest(decode(path.read_bytes(), name), collection)
-            _add_text(result, seen, paragraphs, name, collection, settings.join_paragraphs)
+            _add_text(result, seen, paragraphs, name, collection, settings.join_paragraphs, memo)
         elif fmt.streamed:
             # Large exports are read line by line: the file is never held whole in memory.
             with path.open("rb") as handle:
@@ -181,7 +185,8 @@ def read_sources(paths: Iterable[str | Path], settings: Settings) -> ReadResult:
 
 
 def _add_text(
-    result: ReadResult, seen: dict[str, int], paragraphs: list[Paragraph], name: str, collection: str, join: bool
+    result: ReadResult, seen: dict[str, int], paragraphs: list[Paragraph], name: str, collection: str, join: bool,
+    memo: Memo | None = None,
 ) -> None:
     """Add a text digest's abstracts: its paragraphs, each joined to the one before when it goes on from it."""
     kept = []
@@ -191,7 +196,7 @@ def _add_text(
         else:
             result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
     texts = [paragraph.text for paragraph in kept]
-    groups, joins = group(texts) if join else ([[i] for i in range(len(kept))], [])
+    groups, joins = group(texts, memo=memo) if join else ([[i] for i in range(len(kept))], [])
     for joined in joins:
         this, onto = kept[joined.index], kept[joined.onto]
         result.problems.append(Problem(

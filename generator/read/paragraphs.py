@@ -19,11 +19,13 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any, Protocol
 
+from ..cache import entry_key
 from .notes import is_tail_note
 
 #: The model's file in the package data.
@@ -392,23 +394,55 @@ class Join:
     reason: str
 
 
-def group(paragraphs: Sequence[str], model: Model | None = None) -> tuple[list[list[int]], list[Join]]:
-    """Group a digest's paragraphs into abstracts; return the groups (indexes, in order) and the joins."""
+class Memo(Protocol):
+    """Where decisions of earlier runs are kept (the analysis cache): values by key."""
+
+    def get(self, key: str) -> Any | None: ...
+
+    def put(self, key: str, value: Any) -> None: ...
+
+
+def group(
+    paragraphs: Sequence[str], model: Model | None = None, memo: Memo | None = None
+) -> tuple[list[list[int]], list[Join]]:
+    """Group a digest's paragraphs into abstracts; return the groups (indexes, in order) and the joins.
+
+    With `memo`, each decision is looked up by the texts it depends on (the abstract so far and the
+    paragraph) and stored when new: after one edit, only the decisions around it are worked out again.
+    The groups are the same with and without it.
+    """
     model = model or load_model()
     groups: list[list[int]] = []
     joins: list[Join] = []
-    previous: list[Profile] = []
-    for index, text in enumerate(paragraphs):
-        current = profile(text, model)
-        decision = decide(previous, current, model) if groups else Decision(False, 0.0)
-        if decision.joins:
+    profiles: dict[int, Profile] = {}
+
+    def profile_of(index: int) -> Profile:
+        if index not in profiles:
+            profiles[index] = profile(paragraphs[index], model)
+        return profiles[index]
+
+    for index in range(len(paragraphs)):
+        decision = _decision(groups[-1], index, paragraphs, profile_of, model, memo) if groups else None
+        if decision is not None and decision.joins:
             joins.append(Join(index, groups[-1][-1], decision.reason))
             groups[-1].append(index)
-            previous.append(current)
             continue
         groups.append([index])
-        previous = [current]
     return groups, joins
+
+
+def _decision(before: list[int], index: int, paragraphs: Sequence[str], profile_of: Callable[[int], Profile],
+              model: Model, memo: Memo | None) -> Decision:
+    key = entry_key("paragraph", [paragraphs[i] for i in before], paragraphs[index]) if memo is not None else ""
+    if memo is not None:
+        kept = memo.get(key)
+        # What does not decode is worked out again, never trusted.
+        if isinstance(kept, list) and len(kept) == 2 and isinstance(kept[0], bool) and isinstance(kept[1], str):
+            return Decision(kept[0], 0.0, kept[1])
+    decision = decide([profile_of(i) for i in before], profile_of(index), model)
+    if memo is not None:
+        memo.put(key, [decision.joins, decision.reason])
+    return decision
 
 
 @lru_cache(maxsize=1)

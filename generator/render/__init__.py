@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 
+from jinja2 import Environment
+
 from ..build.pagefind import RECORDS_FILE, search_records
 from ..model import PATHS, Collection, Paper, Progress, no_progress
 from ..settings import Settings
@@ -69,13 +71,17 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
             **common, areas=areas, topics=topics, topics_by_area=topics_by_area(areas, topics)
         ))
         tag_template = env.get_template("tag.md.j2")
+        # A paper is listed on its collection's pages and each of its tags' pages: its entry renders once.
+        listing_item = ListingItems(env)
         order = collection_order(collections)
         sizes = {name: len(members) for name, members in by_collection.items()}
         for group in groups:
             # With one collection there is no trend to show: the chart is absent, not empty.
             trend = _trend_chart(group, collections, sizes, order) if len(order) > 1 else ""
             for listing in paginate(group.papers, group.tag.path, settings.listing_size):
-                files[listing.path] = _utf8(tag_template.render(**common, group=group, listing=listing, trend=trend))
+                files[listing.path] = _utf8(tag_template.render(
+                    **common, group=group, listing=listing, trend=trend, listing_item=listing_item
+                ))
         files[PATHS.stats] = _utf8(env.get_template("stats.md.j2").render(
             **common, areas=areas, topics=topics, by_collection=by_collection,
             area_chart=bar_chart(
@@ -92,7 +98,8 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
         for name, collection in collections.items():
             for listing in paginate(by_collection[name], collection.path, settings.listing_size):
                 files[listing.path] = _utf8(env.get_template("collection.md.j2").render(
-                    **common, collection=collection, papers=by_collection[name], listing=listing
+                    **common, collection=collection, papers=by_collection[name], listing=listing,
+                    listing_item=listing_item,
                 ))
         files[PATHS.papers_json] = _utf8(papers_json(papers, collections))
         files[PATHS.papers_csv] = _utf8(papers_csv(papers))
@@ -114,6 +121,20 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     if engine == "pagefind":
         files[RECORDS_FILE] = _utf8(search_records(papers))
     return files
+
+
+class ListingItems:
+    """Each paper's entry in a listing (`paper_item` of `_macros.md.j2`), rendered once per link prefix."""
+
+    def __init__(self, env: Environment) -> None:
+        self._macro = env.get_template("_macros.md.j2").module.paper_item  # type: ignore[attr-defined]
+        self._done: dict[tuple[str, str], str] = {}
+
+    def __call__(self, paper: Paper, prefix: str) -> str:
+        key = (paper.id, prefix)
+        if key not in self._done:
+            self._done[key] = str(self._macro(paper, prefix))
+        return self._done[key]
 
 
 def _trend_chart(group: TagGroup, collections: dict[str, Collection], sizes: dict[str, int], order: list[str]) -> str:
