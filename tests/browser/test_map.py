@@ -45,3 +45,17 @@ def test_the_map_draws_every_paper_and_a_click_opens_one(page, site_server, defa
     # Wait for the paper page itself: closing a context mid-navigation can hang Chromium.
     page.locator("h1", has_text=title[:40]).wait_for()
     assert page.watch.errors == [] and page.watch.outside == []
+
+
+def test_the_map_script_is_fetched_only_by_the_map_page_also_after_instant_navigation(page, site_server) -> None:
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(site_server.url)
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in fetched if url.endswith(("assets/map.js", "assets/filter.js"))]
+    # Material's instant navigation swaps the page in without reloading scripts: the map still draws.
+    page.locator("a[href$='map/']").first.click()
+    page.wait_for_function("window.pdMap !== undefined && window.pdMap.visibleCount() === 57")
+    assert len([url for url in fetched if url.endswith("assets/map.js")]) == 1
+    assert not [url for url in fetched if url.endswith("assets/filter.js")]
+    assert page.watch.errors == [] and page.watch.outside == []

@@ -49,6 +49,16 @@ def test_the_site_ships_a_pagefind_index_and_a_tiny_material_index(pagefind_site
     assert not any(doc["location"].startswith("papers/") for doc in material_index["docs"])
 
 
+def test_a_pagefind_site_never_fetches_materials_own_index(page, pagefind_site) -> None:
+    _, server, _ = pagefind_site
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    search(page, server.url, "VisionReasoner")
+    page.wait_for_load_state("networkidle")
+    assert any("/pagefind/" in url for url in fetched)
+    assert not [url for url in fetched if "/search/search_index" in url or "/workers/search" in url]
+
+
 def test_typing_a_method_name_shows_it_and_the_keyboard_opens_it(page, pagefind_site) -> None:
     _, server, records = pagefind_site
     target = next(r for r in records if r["title"].startswith("VisionReasoner"))
