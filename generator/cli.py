@@ -208,16 +208,57 @@ def diff_command(old: Path, new: Path, output: Path | None) -> None:
 def serve_command(
     sources: tuple[Path, ...], project_dir: Path, dev_addr: str, interval: float, input_format: str | None
 ) -> None:
-    """Preview the site with live reload; regenerate when a source file changes."""
+    """Preview the site with live reload; regenerate when a source file changes.
+
+    A small digest (Material search) is previewed by `mkdocs serve`. A large one (Pagefind) is rebuilt
+    through the same incremental path as `build` (cached analyses, only changed pages rewritten, MkDocs
+    --dirty, Pagefind) into the project's site folder, which MkDocs' live-reload server serves.
+    """
     from mkdocs.commands.serve import serve
 
+    port = dev_addr.rpartition(":")[2]
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise click.BadParameter(f"expected HOST:PORT, found {dev_addr!r}", param_hint="--dev-addr")
     settings = load_project(project_dir, input_format=input_format)
-    _run_generate(sources, settings)
+    report = _run_generate(sources, settings)
     paths = sources_or_default(sources, settings)
+    if report.engine == "pagefind":
+        _serve_built_site(sources, paths, settings, dev_addr, report)
+        return
     watcher = threading.Thread(target=_watch_sources, args=(paths, sources, settings, interval), daemon=True)
     watcher.start()
     # MkDocs watches the docs dir: regenerated pages trigger its rebuild and live reload.
     serve(config_file=str(settings.resolve(settings.config_file)), dev_addr=dev_addr, livereload=True)
+
+
+def _serve_built_site(
+    sources: tuple[Path, ...], paths: list[Path], settings: Settings, dev_addr: str, report: GenerateReport
+) -> None:
+    from mkdocs.livereload import LiveReloadServer
+
+    build_site(settings, report.engine)
+
+    def rebuild() -> None:
+        try:
+            again = generate(sources, settings)
+            result = build_site(settings, again.engine)
+            console.print(f"Sources changed: {len(again.render.written)} pages rewritten"
+                          f"{', site rebuilt in place' if result.incremental else ''}")
+        except DigestError as error:
+            # The preview keeps running: the next save may fix the source.
+            console.print(f"[bold red]error:[/] {escape(error.format_message())}", markup=True)
+
+    host, _, port = dev_addr.rpartition(":")
+    server = LiveReloadServer(builder=rebuild, host=host or "127.0.0.1", port=int(port), root=str(settings.site_path))
+    for path in paths:
+        server.watch(str(path))
+    console.print(f"Serving {settings.site_path} on http://{host or '127.0.0.1'}:{port}/ (rebuilt on each change)")
+    try:
+        server.serve()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
 
 
 def _watch_sources(paths: list[Path], sources: tuple[Path, ...], settings: Settings, interval: float) -> None:

@@ -1,0 +1,102 @@
+"""`paper-digest serve` on a large digest (Pagefind): an edit shows in the open page and in search, built in place."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from generator.read import read_sources
+from generator.read.paragraphs import PARAGRAPH_BREAK
+from generator.settings import Settings
+from tests.conftest import DEFAULT_CORPUS, copy_project
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PAPERS = 1000
+MARKER = "Zorblaxium"
+
+
+def digest(edited: int | None = None) -> str:
+    """Return a 1,000-abstract text digest made from the seed abstracts (varied copies), one of them edited."""
+    seeds = [p.abstract.split(PARAGRAPH_BREAK)[0] for p in read_sources([DEFAULT_CORPUS], Settings()).papers]
+    abstracts = []
+    for n in range(PAPERS):
+        text = f"{seeds[n % len(seeds)]} We also evaluate on held-out split {n // len(seeds) + 1}."
+        if n == edited:
+            text += f" {MARKER} closes the remaining gap."
+        abstracts.append(text)
+    return "Serve 2026 Papers\n\n" + "\n\n".join(abstracts) + "\n"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_json(url: str, predicate, seconds: float):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                data = json.loads(response.read().decode("utf-8"))
+            if predicate(data):
+                return data
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.5)
+    raise AssertionError(f"{url} did not show the change within {seconds} s")
+
+
+def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    source = project / "in" / "digest.txt"
+    source.parent.mkdir()
+    source.write_text(digest(), encoding="utf-8")
+    port = free_port()
+    log = (tmp_path / "serve.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", str(source), "--project", str(project),
+         "--dev-addr", f"127.0.0.1:{port}"],
+        stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        papers = wait_for_json(url + "papers.json", lambda data: len(data) == PAPERS, 600)
+        assert (project / "site" / "pagefind" / "pagefind.js").exists()  # the site folder is what is served
+        target = next(i for i, p in enumerate(papers) if p["abstract"].startswith("Large vision-language models"))
+        title = papers[target]["title"]
+        # The collection's first listing page is open while the abstract is edited.
+        page.goto(url + papers[target]["collection_url"])
+        page.locator(f"a[href$='{papers[target]['url']}']").first.wait_for()
+
+        source.write_text(digest(edited=target), encoding="utf-8")
+        edited = wait_for_json(url + "papers.json", lambda data: MARKER in data[target]["abstract"], 300)[target]
+        # The page id comes from the abstract, so the edited paper has a new URL; live reload shows the
+        # open listing with the link to it, without a click.
+        assert edited["url"] != papers[target]["url"] and edited["title"] == title
+        page.locator(f"a[href$='{edited['url']}']").first.wait_for(timeout=60_000)
+        page.locator(f"a[href$='{edited['url']}']").first.click()
+        page.locator("article", has_text=MARKER).wait_for()
+        assert page.locator("h1").first.inner_text() == title
+
+        box = page.locator("input[data-pd-query]")
+        box.click()
+        box.fill(MARKER)
+        first = page.locator(".md-search-result__item").first
+        first.wait_for(timeout=10_000)
+        assert title in first.inner_text()
+        assert page.locator(".md-search-result__item").count() == 1
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+    output = (tmp_path / "serve.log").read_text(encoding="utf-8")
+    assert "site rebuilt in place" in output, output[-2000:]
