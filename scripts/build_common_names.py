@@ -31,7 +31,7 @@ from generator.enrich.titles import looks_like_name
 CORPORA = [ROOT.parent / "shared" / "corpora" / f for f in ("iclr2024.jsonl", "iclr2025.jsonl")]
 OUT = ROOT / "generator" / "data" / "common_names.txt"
 MIN_COUNT = 3
-NAME = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*\+*)(?![\w-])")
+NAME = re.compile(r"(?<![\w-])((?:\d{1,2}(?=[A-Za-z]))?[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*\+*)(?![\w-])")
 
 
 def common_names(paths: list[Path]) -> list[str]:

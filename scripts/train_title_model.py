@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
 from bench.titles import NAME_TITLE, contains_name, rouge_l
-from generator.enrich.titles import compose, title_defects
+from generator.enrich.titles import compose, title_defects, without_urls
 from generator.enrich.titles.candidates import FEATURES, generate, term_counts, word_key
 from generator.enrich.titles.describe import descriptions
 from generator.enrich.titles.model import MODEL_FILE, SCORE_DECIMALS, Linear, vocabulary_from
@@ -76,7 +76,7 @@ def load(paths: list[Path]) -> list[dict]:
                     continue
                 head = record["abstract"][:READ_CHARS]
                 records.append({"id": record["id"], "title": " ".join(record["title"].split()),
-                                "raw": clean(head), "plain": to_plain(head)})
+                                "raw": clean(head), "plain": without_urls(to_plain(head))})
     records.sort(key=lambda r: r["id"])
     return records
 

@@ -25,7 +25,7 @@ from .names import NameCandidate, choose_name, count_word, looks_like_name, name
 
 __all__ = [
     "InferredTitle", "count_word", "infer_title", "infer_title_from", "looks_like_name", "sentences",
-    "title_defects", "unique_titles",
+    "title_defects", "unique_titles", "without_urls",
 ]
 
 
@@ -70,10 +70,15 @@ def own_name(raw: str, plain: str, model: TitleModel) -> NameCandidate | None:
     return choose_name(name_candidates(raw, plain), model.name, model.name_threshold)
 
 
-def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
-    # URLs are never part of a title; remove them before reading the sentences.
+def without_urls(plain: str) -> str:
+    """Remove links from plain text: they are never part of a title (their path still names, see names.py)."""
     if "://" in plain or "www." in plain.lower():
-        plain = _URL_IN_TEXT.sub("", plain)
+        return _URL_IN_TEXT.sub("", plain)
+    return plain
+
+
+def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
+    plain = without_urls(plain)
     model = load_model()
     names = name_candidates(raw, plain)
     found = choose_name(names, model.name, model.name_threshold)
