@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ...text import clean, to_plain
+from ...text import clean, plain_from_clean
 from .candidates import Candidate, generate, sentences
 from .cleaning import drop_dangling, math_as_text, mend_expansion, polish, title_defects
 from .describe import descriptions
@@ -54,8 +54,8 @@ _NAME_SUFFIX = re.compile(r"(?:\^\{?[0-9n+]{1,3}\}?|[⁰¹²³⁴⁵⁶⁷⁸⁹
 
 def infer_title(abstract: str, max_chars: int = 110) -> InferredTitle:
     """Return a specific, clean title for an abstract."""
-    head = abstract[:_READ_CHARS]
-    return _infer(clean(head), to_plain(head), max_chars)
+    raw = clean(abstract[:_READ_CHARS])
+    return _infer(raw, plain_from_clean(raw), max_chars)
 
 
 def infer_title_from(abstract: str, plain: str, max_chars: int = 110) -> InferredTitle:

@@ -31,15 +31,19 @@ _LEADERS = re.compile(
     r"based on (?:this|these)(?: \w+)?)\s*,?\s*)+",
     re.I,
 )
+# (The lookahead on the first letter lets the scan skip most positions at once.)
 _CUE = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|first\s+|then\s+)?"
+    r"(?=[wWtToO])\b(?:we|this (?:paper|work|study)|our (?:work|paper))\s+(?:\w+ly\s+)?"
+    r"(?:also\s+|further\s+|first\s+|then\s+)?"
     r"(introduce|propose|present|develop|design|study|investigate|show|demonstrate|analy[sz]e|explore|examine|"
     r"establish|prove|provide|derive|revisit|identify|address|tackle|formulate|consider|find|characteri[sz]e|"
     r"build|construct|release|curate|offer|leverage|extend|reveal|focus on|take|argue|theoretically show|"
     r"describe|report|evaluate|learn|use|aim|seek)(?:s|d|ed)?\b\s*(?:that\s+|to\s+|how\s+)?",
     re.I,
 )
-_BY_INTRODUCING = re.compile(r"\bby (?:introducing|proposing|developing|presenting|designing|building|using) ", re.I)
+_BY_INTRODUCING = re.compile(
+    r"(?=[bB])\bby (?:introducing|proposing|developing|presenting|designing|building|using) ", re.I
+)
 _OPENING = re.compile(
     r"^(?:(?:a|an|the)\s+)?(?:(?:new|novel|simple|general|first|unified|principled|simple yet effective|"
     r"effective|efficient|innovative|straightforward|comprehensive|systematic|generic)\s+|yet\s+|,\s*)*",
@@ -112,7 +116,8 @@ def sentences(plain: str) -> list[str]:
         piece = piece.strip()
         if not piece:
             continue
-        if parts and _ABBREVIATION_END.search(parts[-1]):
+        # (Only the last characters can hold the abbreviation: the search starts there.)
+        if parts and _ABBREVIATION_END.search(parts[-1], max(len(parts[-1]) - 9, 0)):
             parts[-1] = f"{parts[-1]} {piece}"
         else:
             parts.append(piece)
@@ -146,8 +151,9 @@ def generate(
         words = phrase.split()
         if words:
             # An expansion is taken whole; a description may be cut at any phrase boundary.
-            ends = [len(words)] if kind == "expansion" or len(words) <= _MIN_WORDS else _ends(words)
-            out.extend(_spans(words, ends or [len(words)], kind, -1, context))
+            keys = [word_key(w) for w in words]
+            ends = [len(words)] if kind == "expansion" or len(words) <= _MIN_WORDS else _ends(words, keys)
+            out.extend(_spans(words, keys, ends or [len(words)], kind, -1, context))
     # A named paper's description comes from where the name is introduced or later:
     # "NAME: <the problem the opening sentence states>" would misstate what NAME is.
     mention = next((i for i, s in enumerate(parts) if name and name in s), -2) if name else -2
@@ -166,7 +172,8 @@ def generate(
             starts += [("purpose", m.end()) for m in _PURPOSE.finditer(sentence, sentence.find(name))]
         for kind, offset in starts:
             words = sentence[offset:].split()[: _MAX_WORDS + 1]
-            out.extend(_spans(words, _ends(words), kind, index, context))
+            keys = [word_key(w) for w in words]
+            out.extend(_spans(words, keys, _ends(words, keys), kind, index, context))
     return out
 
 
@@ -187,23 +194,23 @@ def _starts(sentence: str, index: int) -> list[tuple[str, int]]:
     return starts
 
 
-def _ends(words: list[str]) -> list[int]:
-    """Return each span length at a phrase boundary, from _MIN_WORDS to _MAX_WORDS words."""
+def _ends(words: list[str], keys: list[str]) -> list[int]:
+    """Return each span length at a phrase boundary, from _MIN_WORDS to _MAX_WORDS words (keys: their word_key)."""
     ends = []
     for end in range(1, min(len(words), _MAX_WORDS) + 1):
         last = words[end - 1]
         # (a colon right after the opening name, "MENTOR: Mixed-Policy ...", does not end the phrase)
         clause_end = last[-1] == ";" or (last[-1] == ":" and end >= _MIN_WORDS)
-        if clause_end or (last[-1] == "," and end < len(words) and word_key(words[end]).endswith("ing")):
-            if end >= _MIN_WORDS and word_key(last) not in SMALL_WORDS:
+        if clause_end or (last[-1] == "," and end < len(words) and keys[end].endswith("ing")):
+            if end >= _MIN_WORDS and keys[end - 1] not in SMALL_WORDS:
                 ends.append(end)
             break  # ", enabling ...", "; we ...": what follows is another clause
-        key = word_key(last)
+        key = keys[end - 1]
         if end < _MIN_WORDS or not key or key in SMALL_WORDS or key in NEEDS_MORE or last.endswith(("(", "-", "/")):
             continue
-        if last[-1] == "," and any(word_key(w) in ("and", "or") for w in words[end : end + 4]):
+        if last[-1] == "," and ("and" in keys[end : end + 4] or "or" in keys[end : end + 4]):
             continue  # "Diverse, Verifiable, and Controllable": a list goes on after the comma
-        if last[-1] in ".,;:!?)" or end == len(words) or word_key(words[end]) in _BOUNDARY_NEXT:
+        if last[-1] in ".,;:!?)" or end == len(words) or keys[end] in _BOUNDARY_NEXT:
             ends.append(end)
     return ends
 
@@ -218,7 +225,9 @@ class _Context:
     mention: int
 
 
-def _spans(words: list[str], ends: list[int], kind: str, sentence: int, context: _Context) -> list[Candidate]:
+def _spans(
+    words: list[str], keys: list[str], ends: list[int], kind: str, sentence: int, context: _Context
+) -> list[Candidate]:
     """Return the candidates words[:end] for each end; word statistics are summed once, as the span grows."""
     if not ends:
         return []
@@ -228,7 +237,6 @@ def _spans(words: list[str], ends: list[int], kind: str, sentence: int, context:
     head = (
         *kind_features, *sentence_features, float(sentence == context.contribution), float(sentence == context.mention)
     )
-    keys = [w.strip(_PUNCT).lower() for w in words[: ends[-1]]]
     first = keys[0]
     first_features = (
         float(first.endswith("ing")),

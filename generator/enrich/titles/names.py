@@ -36,8 +36,9 @@ _VERBS = (
 _NAME = r"(?:\d{1,2}(?=[A-Za-z0-9]*[A-Za-z]{2}))?[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*(?:-\d+)?"
 # A name the text introduces has a capital letter somewhere ("WebShaper", "nnU-Net").
 _CAPITALISED_NAME = r"(?=[\w.+-]*[A-Z])" + _NAME
+# (A lookahead on the first letter lets the scan skip most positions at once.)
 _INTRO = re.compile(
-    rf"\b(?:[Ww]e|[Tt]his (?:paper|work)|[Oo]ur (?:work|paper))\s+(?:also\s+|further\s+|first\s+|then\s+)?"
+    rf"(?=[WwTtOo])\b(?:[Ww]e|[Tt]his (?:paper|work)|[Oo]ur (?:work|paper))\s+(?:also\s+|further\s+|first\s+|then\s+)?"
     rf"{_VERBS}(?:s|d|ed)?\s+"
     rf"(?:(?:a|an|the)\s+)?(?:(?:new|novel|simple|unified|general|first|large-scale|scalable|lightweight|"
     rf"comprehensive|principled|efficient|effective)\s+)*"
@@ -53,7 +54,7 @@ _CALLED = re.compile(
 # "Our approach, 3D-Prover, is ...", "the proposed LeMoLE model", "We term this new framework M-VAR",
 # "our resulting model (OC-CLIP)": the paper speaks of its own thing by name.
 _OURS = re.compile(
-    rf"\b(?:(?:[Oo]ur|[Tt]he)\s+(?:(?:proposed|resulting|new|novel|final|redesigned)\s+)+(?:[\w-]+\s+){{0,3}}?|"
+    rf"(?=[OoTtWw])\b(?:(?:[Oo]ur|[Tt]he)\s+(?:(?:proposed|resulting|new|novel|final|redesigned)\s+)+(?:[\w-]+\s+){{0,3}}?|"
     rf"[Oo]ur\s+(?:[\w-]+\s+){{0,2}}?(?:method|model|approach|framework|algorithm|architecture|system|agent|"
     rf"benchmark|dataset|pipeline|technique)s?\s*[,(]?\s*|"
     rf"[Ww]e\s+(?:term|name|call|dub)\s+(?:(?:this|our|the)\s+(?:[\w-]+\s+){{0,3}}?)?(?:as\s+)?|"
@@ -62,7 +63,7 @@ _OURS = re.compile(
 )
 # "experiments demonstrate that PF3plat sets a new state-of-the-art": a result claimed for a name.
 _CLAIM = re.compile(
-    rf"\b(?:that|[Ss]how|[Dd]emonstrate)\s+({_CAPITALISED_NAME})(?:'s)?\s+(?:\w+ly\s+)?"
+    rf"(?=[tSsDd])\b(?:that|[Ss]how|[Dd]emonstrate)\s+({_CAPITALISED_NAME})(?:'s)?\s+(?:\w+ly\s+)?"
     rf"(?:outperforms|surpasses|achieves|sets|attains|delivers|excels|superiority|realizes|improves|reduces|"
     rf"yields|exceeds|enables|can|consistently|significantly)\b"
 )
@@ -109,7 +110,7 @@ NAME_FEATURES = (
 )
 # "we propose / introduce / present ...": a name mentioned soon after is the paper's own.
 _CUE_VERB = re.compile(
-    r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|then\s+|first\s+)?"
+    r"(?=[wWtT])\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|then\s+|first\s+)?"
     r"(?:introduc|propos|present|develop|design|buil|releas|construct|curat|contribut|formulat|devis|creat)", re.I
 )
 #: How far after "we propose" a mention counts as the proposed thing's.
@@ -173,6 +174,7 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
     in_urls = _url_names(raw) if "/" in raw else set()
     for name in in_urls:
         mark(name, 11)
+
     def coined(name: str) -> bool:
         # "we propose Drop-Upcycling, a ..." names a method; "we propose Context-Aware State ..." starts a phrase.
         found = evidence.get(name)
@@ -437,6 +439,7 @@ def _expansion_matches(phrase: str, acronym: str) -> bool:
 
 
 @lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def _acronyms(plain: str) -> tuple[tuple[str, str], ...]:
     """Return each (phrase, "NAME") where a phrase of capitalised words is followed by "(NAME)"."""
     found = []
