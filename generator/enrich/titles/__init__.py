@@ -89,9 +89,10 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
         described = ([("expansion", found.expansion)] if found.expansion else []) + descriptions(found.name, plain)
         name = _with_suffix(found.name, plain)
     # A named paper's description comes from where the name is introduced or later; if nothing
-    # there reads clean, from any sentence; failing that the paper gets a headline.
-    # A terse "NAME: Training-Free Framework" beats a description taken from the problem statement.
-    attempts = [(name, True, ()), (name, True, ("generic",)), (name, False, ()), ("", False, ())]
+    # there reads clean, from any sentence; then a terse "NAME: Training-Free Framework" is
+    # tolerated; failing that the paper gets a headline. (A generic description before a clean one
+    # from another sentence put "LUMA: Unique Benchmark Dataset" on the site.)
+    attempts = [(name, True, ()), (name, False, ()), (name, True, ("generic",)), ("", False, ())]
     candidates: list[Candidate] = []
     ranked: list[int] = []
     for attempt_name, from_name, tolerated in attempts if name else attempts[-1:]:

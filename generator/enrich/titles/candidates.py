@@ -58,7 +58,20 @@ _CUE_KINDS = {
     "consider": "study", "focus on": "study", "show": "show", "demonstrate": "show", "prove": "show",
     "find": "show", "reveal": "show", "establish": "show", "argue": "show", "theoretically show": "show",
 }
-KINDS = ("expansion", "appositive", "before", "copula", "propose", "study", "show", "cue", "sentence", "by", "purpose")
+KINDS = (
+    "expansion", "appositive", "before", "copula", "propose", "study", "show", "cue", "sentence", "by", "purpose",
+    "combined",
+)
+# "for autonomous driving", "in offline reinforcement learning": what a method is for, which real
+# titles add to its description ("3CIL: Causality-Inspired ... Imitation Learning for Autonomous Driving").
+_FOR_PHRASE = re.compile(
+    r"(?=[fi])\b(?:for|in)\s+(?!(?:the|this|these|those|our|its|their|a|an|each|which|order|terms|particular|addition|"
+    r"contrast|practice|general|both|such|many|most|some|all|any|other|turn|part|summary|short|fact|detail|"
+    r"comparison|total|doing|response|return|light|line|which|that|this)\b)"
+)
+_FOR_WORDS = 6
+#: Descriptions and "for" phrases combined at most (the ranker weighs each combination).
+_COMBINED = 12
 # In the sentence that introduces the name, what it is for: "ENACT, a benchmark that probes ...
 # through world modeling from egocentric interaction".
 _PURPOSE = re.compile(
@@ -154,6 +167,8 @@ def generate(
             keys = [word_key(w) for w in words]
             ends = [len(words)] if kind == "expansion" or len(words) <= _MIN_WORDS else _ends(words, keys)
             out.extend(_spans(words, keys, ends or [len(words)], kind, -1, context))
+    if name and described:
+        out.extend(_combined(out, parts, context))
     # A named paper's description comes from where the name is introduced or later:
     # "NAME: <the problem the opening sentence states>" would misstate what NAME is.
     mention = next((i for i, s in enumerate(parts) if name and name in s), -2) if name else -2
@@ -174,6 +189,38 @@ def generate(
             words = sentence[offset:].split()[: _MAX_WORDS + 1]
             keys = [word_key(w) for w in words]
             out.extend(_spans(words, keys, _ends(words, keys), kind, index, context))
+    return out
+
+
+def _combined(described: list[Candidate], parts: list[str], context: _Context) -> list[Candidate]:
+    """Return descriptions of the name followed by what it is for: "<expansion> for <task>"."""
+    heads = [c for c in described if c.kind in ("expansion", "appositive", "before") and len(c.text.split()) <= 8]
+    heads = [c for c in heads if " for " not in c.text and " in " not in c.text][:3]
+    if not heads:
+        return []
+    purposes: list[str] = []
+    for sentence in parts[:6]:
+        if "(" in sentence or "[" in sentence:
+            sentence = _PARENTHETICAL.sub("", sentence)
+        for match in _FOR_PHRASE.finditer(sentence):
+            words = sentence[match.end():].split()[:_FOR_WORDS + 1]
+            keys = [word_key(w) for w in words]
+            for end in range(1, min(len(words), _FOR_WORDS) + 1):
+                key, last = keys[end - 1], words[end - 1]
+                if not key or key in SMALL_WORDS or key in NEEDS_MORE:
+                    continue
+                if last[-1] in ".,;:!?" or end == len(words) or keys[end] in _BOUNDARY_NEXT:
+                    purposes.append(f"{match.group(0).split()[0]} {' '.join(words[:end]).rstrip('.,;:!?')}")
+                    if last[-1] in ".,;:!?":
+                        break
+    out: list[Candidate] = []
+    for head in heads:
+        for purpose in purposes:
+            if len(out) == _COMBINED:
+                return out
+            words = f"{head.text} {purpose}".split()
+            keys = [word_key(w) for w in words]
+            out.extend(_spans(words, keys, [len(words)], "combined", -1, context))
     return out
 
 

@@ -7,7 +7,6 @@ print it; `title_defects` names what a reader would see as broken in any title
 
 from __future__ import annotations
 
-import math
 import re
 from functools import lru_cache
 from importlib import resources
@@ -55,8 +54,7 @@ _CUT_GERUNDS = word_set(
 _PREPOSITIONS = word_set("for by of to in via with from on towards toward through without and into")
 # "The Audio-Visual Segmentation Task": a short headline naming a task or a setting, not a contribution.
 _TASK_WORDS = word_set("task tasks setting settings scenario scenarios")
-#: A word in more than this share of abstracts is a field's word ("models", "language", "learning").
-_FIELD_SHARE = 0.03
+
 _GENERIC = SMALL_WORDS | word_set(
     "novel new simple effective efficient general unified first framework method approach model "
     "benchmark dataset system technique algorithm pipeline paradigm strategy scheme mechanism "
@@ -95,13 +93,9 @@ def math_as_text(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def field_words() -> frozenset[str]:
-    """Return the words more than _FIELD_SHARE of the training abstracts use (from the title model's vocabulary)."""
-    from .model import load_model  # (the model's module reads this one: imported when first needed)
-
-    vocabulary = load_model().vocabulary
-    # idf = log((N + 1) / (df + 1)) + 1, so df / N > share is idf below about log(1 / share) + 1.
-    bar = math.log(1 / _FIELD_SHARE) + 1
-    return frozenset(word for word, idf in vocabulary.idf.items() if idf < bar)
+    """Return the words most abstracts use, a field's words (generator/data/field_words.txt)."""
+    text = resources.files("generator").joinpath("data/field_words.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 @lru_cache(maxsize=1)
