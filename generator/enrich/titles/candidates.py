@@ -22,7 +22,8 @@ from .cleaning import NEEDS_MORE, SMALL_WORDS, word_set
 # "Fig.", "1."), before a capital.
 _SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)\]\"”'][A-Za-z0-9%)\]\"”'][.!?])\s+(?=[A-Z\"“(\[])")
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|resp|cf|approx)\.$", re.I)
-_PARENTHETICAL = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
+# An aside in brackets, not a name's own "(3)" ("E(3)-Equivariant", "SO(3)").
+_PARENTHETICAL = re.compile(r"\s*(?<![\w-])[(\[][^()\[\]]*[)\]]")
 _LEADERS = re.compile(
     r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|solve) "
     r"(?:this|these|the)(?: \w+){0,2}|in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|"

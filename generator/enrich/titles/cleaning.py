@@ -197,7 +197,8 @@ def title_defects(title: str) -> list[str]:
     Defects: "markup" (LaTeX/Markdown or a stray ^ _ * $ { }), "brackets" (unbalanced),
     "ellipsis", "reference" (a "this", "these", "our", "we" ... pointing outside the title),
     "ending" (ends on a function word such as "via", "of", "and", "to", right after "that" or "has", on a
-    verb such as "Presents" or "Have", or on a verb's "-ing" after a preposition: "Framework for Selecting"),
+    verb such as "Presents" or "Have", or on a verb's "-ing" after a preposition: "Framework for Selecting",
+    or "both" without its "and"),
     "length" (not 3-16 words), "generic" (the part after "NAME: " has under two specific words, or a
     headline of at most five words that are all a field's words: "Large Language Models"),
     "fragment" (a title or its description starting with "which", "that", "and", or holding a list
@@ -233,8 +234,10 @@ def title_defects(title: str) -> list[str]:
     unfinished_list = 0 < len(tail) <= 2 and not {"and", "or"} & {w.lower() for w in tail}
     # "... Framework for Selecting": the gerund's object was cut ("... for Continual Learning" is a noun).
     cut_gerund = len(words) > 2 and words[-1] in _CUT_GERUNDS and words[-2] in _PREPOSITIONS
+    # "... Applicable to Both Docking": "both" promises an "and" the cut left out.
+    both = "both" in words[1:] and "and" not in words[words.index("both", 1):]
     if words and (
-        words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in _CLAUSE_VERBS) or unfinished_list or cut_gerund
+        both or words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in _CLAUSE_VERBS) or unfinished_list or cut_gerund
     ):
         defects.append("ending")
     if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)) or (
