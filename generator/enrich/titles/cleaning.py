@@ -36,12 +36,14 @@ _ENDING_VERBS = word_set(
     "presents rely relies remain has have had suffer suffer struggle lack lacks exhibit exhibits depend depends "
     "pose poses exist exists emerge emerges achieve perform performs offer offers provide provides make makes "
     "become becomes lead leads yield yields consisting comprising during regarding containing involving "
-    "concerning spanning"
+    "concerning spanning applicable capable able due according compared designed tailored aimed"
 )
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
 _BAD_ENDINGS = ((SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}) | _ENDING_VERBS
 # "Since AI Models", "Unlike Diffusion Models": a subordinate clause's opening, not a title.
 _SUBORDINATE_STARTS = word_set("since unlike although though because despite whereas whether as for")
+# "Of Multi-View Video Generation", "Given Two Pre-Trained Models": the start of a phrase cut off.
+_CUT_STARTS = word_set("of and or but nor given")
 # "... Framework for Selecting": a verb's "-ing" whose object was cut. Real titles end on gerunds
 # that are nouns ("via Watermarking", "for Pansharpening"): only these verbs are taken as cut.
 _CUT_GERUNDS = word_set(
@@ -66,6 +68,8 @@ _CLAUSE_VERBS = word_set("that which who is are was were has have had")
 # "(1)", "(ii)", "(a)": an item of the abstract's own list, cut out of it.
 _LIST_MARKER = re.compile(r"(?<![A-Za-z])\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")  # not "SO(3)"
 _FIRST_PERSON = word_set("we our us")
+# "Analyze, and Evaluate a Novel ...": the tail of a list of verbs.
+_LEADING_LIST = re.compile(r"^[A-Z][a-z]+, (?:and|or) ")
 _SUPERSCRIPTS = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")
 _POWER = re.compile(r"\^\{?([0-9+\-n]{1,3})\}?")
 _SUBSCRIPT = re.compile(r"_\{?([A-Za-z0-9]{1,3})\}?")
@@ -236,13 +240,12 @@ def title_defects(title: str) -> list[str]:
     cut_gerund = len(words) > 2 and words[-1] in _CUT_GERUNDS and words[-2] in _PREPOSITIONS
     # "... Applicable to Both Docking": "both" promises an "and" the cut left out.
     both = "both" in words[1:] and "and" not in words[words.index("both", 1):]
-    if words and (
-        both or words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in _CLAUSE_VERBS) or unfinished_list or cut_gerund
-    ):
+    clause_cut = len(words) > 2 and words[-2] in _CLAUSE_VERBS
+    if words and (both or words[-1] in _BAD_ENDINGS or clause_cut or unfinished_list or cut_gerund):
         defects.append("ending")
     if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)) or (
         words and words[0] in _SUBORDINATE_STARTS and ": " not in title and "?" not in title
-    ):
+    ) or (words and words[0] in _CUT_STARTS) or _LEADING_LIST.match(title):
         # "WizardMath: Which Enhances ...": a relative clause where a description should be.
         defects.append("fragment")
     elif _LIST_MARKER.search(title):

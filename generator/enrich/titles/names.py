@@ -375,8 +375,10 @@ def _stands_alone(plain: str, name: str) -> bool:
     """Return True when `name` does not start a longer phrase ("Context-Aware State", "Cross-Representation modeling").
 
     No mention may run on into capitalised words; a compound's first mention must end its phrase
-    ("Drop-Upcycling, a ...").
+    ("Drop-Upcycling, a ..."); acronym typography ("DEtached") is never a name.
     """
+    if _TWO_CAPITALS.match(name) or _LEADING_CAPITALS.match(name):
+        return False  # "DEtached value learning (DEAS)": the capitals spell another name
     end = len(name)
     starts = list(_unjoined_starts(plain, name))
     if any(_PHRASE_GOES_ON.match(plain, start + end) for start in starts):
