@@ -205,6 +205,8 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
         found = evidence.get(name)
         if name in _NOT_OWN_NAMES or not ((looks_like_name(name) and not _compound_word(name)) or coined(name)):
             continue
+        if name in inside_expansions and _LEADING_CAPITALS.match(name):
+            continue  # "COmmunity INformed ... (COINs)": the capitals spell the name, the word is not one
         if position < first_end and name in spelled_out and not opening_cue and not (found and any(found[:4])):
             continue  # "Temporal Video Grounding (TVG) aims to ...": the opening names the field, not the paper
         mentions = count_word(plain, name)
@@ -308,7 +310,7 @@ def _strong(candidate: NameCandidate) -> bool:
 
 
 _TWO_CAPITALS = re.compile(r"^[A-Z]{2}[a-z]{5,}$")
-# "GENerative", "COmmunity": a dictionary word whose first capitals spell an acronym.
+# "GENerative", "COmmunity": a word whose first capitals spell an acronym (inside its expansion).
 _LEADING_CAPITALS = re.compile(r"^[A-Z]{2,4}[a-z]{3,}$")
 _INNER_CAPITAL = re.compile(r"^[a-z]+[A-Z][a-z]+$")
 
@@ -334,11 +336,7 @@ def _compound_word(name: str) -> bool:
         return True
     if len(parts) > 1 and parts[-1].islower() and parts[-1] in dictionary():
         return True
-    words = dictionary()
-    return any(
-        _TWO_CAPITALS.match(p) or ((_INNER_CAPITAL.match(p) or _LEADING_CAPITALS.match(p)) and p.lower() in words)
-        for p in parts
-    )
+    return any(_TWO_CAPITALS.match(p) or (_INNER_CAPITAL.match(p) and p.lower() in dictionary()) for p in parts)
 
 
 def count_word(text: str, word: str) -> int:
