@@ -31,12 +31,14 @@ NEEDS_MORE = word_set(
 )
 # Words that point at something outside the title ("... Resolves These Issues").
 _REFERENCES = word_set("this these those such their our we us its they them")
-# A title cut right after its verb: "Self-Supervised Learning Presents", "Diffusion Models Have".
+# A title cut right after its verb: "Self-Supervised Learning Presents", "Diffusion Models Have",
+# "... of Diffusion Models Trained".
 _ENDING_VERBS = word_set(
     "presents rely relies remain has have had suffer suffer struggle lack lacks exhibit exhibits depend depends "
     "pose poses exist exists emerge emerges achieve perform performs offer offers provide provides make makes "
     "become becomes lead leads yield yields consisting comprising during regarding containing involving "
-    "concerning spanning applicable capable able due according compared designed tailored aimed"
+    "concerning spanning applicable capable able due according compared designed tailored aimed "
+    "trained pretrained pre-trained fine-tuned conditioned obtained derived applied"
 )
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
 _BAD_ENDINGS = ((SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}) | _ENDING_VERBS
