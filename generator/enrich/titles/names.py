@@ -178,9 +178,9 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
     def coined(name: str) -> bool:
         # "we propose Drop-Upcycling, a ..." names a method; "we propose Context-Aware State ..." starts a phrase.
         found = evidence.get(name)
-        return bool(found) and bool(found[4] or found[5] or found[9]) and name[0].isupper() and len(name) >= 3 and (
-            _stands_alone(plain, name)
-        )
+        if found is None or not (found[4] or found[5] or found[9]):
+            return False  # neither introduced, called nor spoken of as "our approach, NAME"
+        return name[0].isupper() and len(name) >= 3 and _stands_alone(plain, name)
 
     first_seen: dict[str, int] = {}
     for match in _NAME_WORD.finditer(plain):
