@@ -34,6 +34,7 @@ from tests.conftest import ROOT, make_paper
         "For Better or For Worse? Learning Minimum Variance Features With Label Augmentation",
         "Modeling Both Docking and Design with One Network",
         "Graph Attention Networks for Molecular Property Prediction",
+        "Symbolic Learning Enables Self-Evolving Agents",
     ],
 )
 def test_clean_titles_have_no_defect(title: str) -> None:
@@ -81,6 +82,9 @@ def test_clean_titles_have_no_defect(title: str) -> None:
         ("Since AI Models Rely on Data", "fragment"),
         ("Unlike Diffusion Models", "fragment"),
         ("Of Multi-View Video Generation", "fragment"),
+        # The background an abstract opens with, as a sentence.
+        ("Deep Learning Has Significantly Advanced Time Series Analysis", "sentence"),
+        ("Multi-Objective Reinforcement Learning Excels", "sentence"),
         ("Analyze, and Evaluate a Novel Probabilistic Regression Model", "fragment"),
         ("3DMolFormer: Unified Dual-Channel Transformer-Based Framework Applicable", "ending"),
     ],

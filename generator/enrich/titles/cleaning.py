@@ -83,6 +83,13 @@ _STATEMENT = re.compile(
     r"\b(?:[Ii]s|[Aa]re)\s+(?i:a|an|the|particularly|very|highly|often|critical|crucial|important|essential|widely|"
     r"increasingly|central|key|becoming|still|typically|usually|commonly)\b",
 )
+# "Deep Learning Has Significantly Advanced ...", "Quantization Offers a Promising Solution": the
+# background an abstract opens with, as a sentence. (Real titles state findings with "Enables",
+# "Requires", "Struggle": those verbs are left alone.)
+_BACKGROUND_VERBS = word_set(
+    "has have excels excel offers offer provides provide relies rely remains remain aims aim suffers suffer lacks "
+    "lack becomes become typically often commonly usually gained received attracts attracted"
+)
 _LEADING_BOTH = re.compile(r"^(?:Both|Either)\s+(?=\S+\s+\S)")
 _A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z])")
 _WORD = re.compile(r"[^\s]+")
@@ -209,7 +216,7 @@ def title_defects(title: str) -> list[str]:
     headline of at most five words that are all a field's words: "Large Language Models"),
     "fragment" (a title or its description starting with "which", "that", "and", or holding a list
     marker such as "(1)"), "sentence" (a
-    statement such as "X Is an Important Component" instead of a title),
+    statement such as "X Is an Important Component" or "Deep Learning Has Advanced ..." instead of a title),
     "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
     """
     defects = []
@@ -232,7 +239,10 @@ def title_defects(title: str) -> list[str]:
     if leading or inside:
         defects.append("reference")
     description = title.split(": ", 1)[1] if ": " in title else ""
-    if _STATEMENT.search(title) or re.search(r"\s(?:[Ii]s|[Aa]re)\s", description):
+    background = ": " not in title and "?" not in title and any(
+        w in _BACKGROUND_VERBS and words[i - 1] not in SMALL_WORDS for i, w in enumerate(words) if i > 0
+    )
+    if background or _STATEMENT.search(title) or re.search(r"\s(?:[Ii]s|[Aa]re)\s", description):
         # "Negative Sampling Is an Important Component", "LLMs Are Particularly Appealing Choices".
         defects.append("sentence")
     tail = title.rsplit(",", 1)[1].split() if "," in title else []
