@@ -72,7 +72,7 @@ _FOR_PHRASE = re.compile(
 )
 _FOR_WORDS = 6
 #: Descriptions and "for" phrases combined at most (the ranker weighs each combination).
-_COMBINED = 12
+_COMBINED = 6
 # In the sentence that introduces the name, what it is for: "ENACT, a benchmark that probes ...
 # through world modeling from egocentric interaction".
 _PURPOSE = re.compile(
