@@ -22,6 +22,8 @@ from typing import Literal
 from urllib.parse import quote
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+from pylatexenc.latexwalker import LatexWalker
+from pylatexenc.latexwalker import get_default_latex_context_db as default_parsing_context
 
 # Private-use characters mark lifted spans inside the text while it is processed.
 # Any such character in the input is removed first, so they cannot be forged.
@@ -92,7 +94,8 @@ def clean(text: str) -> str:
         text = html.unescape(text)
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
-    text = _SUSPECT.sub(_replace_suspect, text)
+    if not (text.isascii() and text.isprintable()):
+        text = _SUSPECT.sub(_replace_suspect, text)
     return _SPACES.sub(" ", text).strip()
 
 
@@ -159,8 +162,14 @@ def _protect_line_start(markdown: str) -> str:
 
 def to_plain(text: str) -> str:
     """Return `text` as plain prose: no markup, math as readable text."""
-    body, tokens = _lift(clean(text))
-    body = body.translate(_NO_MARKERS)
+    return plain_from_clean(clean(text))
+
+
+def plain_from_clean(cleaned: str) -> str:
+    """Return to_plain's result for text that clean() has already cleaned (one pass less)."""
+    body, tokens = _lift(cleaned)
+    if any(marker in body for marker in _MARKERS):
+        body = body.translate(_NO_MARKERS)
     plain = _PLACEHOLDER.sub(lambda m: _plain_token(tokens[int(m.group(1))]), body)
     return _SPACES.sub(" ", plain).strip()
 
@@ -283,9 +292,16 @@ def _to_text(converter: LatexNodes2Text, latex: str) -> str | None:
     """Convert LaTeX to text with literal % & # _ $ ^; None when the parser fails."""
     protected = _LATEX_LITERALS.sub(r"\\\1", latex).replace("^", _CARET)
     try:
-        return converter.latex_to_text(protected).replace(_CARET, "^")
+        # converter.latex_to_text(protected), with the parser's default context built once, not per call.
+        nodes = LatexWalker(protected, latex_context=_parsing_context()).get_latex_nodes()[0]
+        return converter.nodelist_to_text(nodes).replace(_CARET, "^")
     except Exception:
         return None
+
+
+@lru_cache(maxsize=1)
+def _parsing_context():
+    return default_parsing_context()
 
 
 @lru_cache(maxsize=8192)
@@ -325,8 +341,14 @@ def safe_url(url: str) -> str:
     return quote(url, safe="/:?#[]@!$&'()*+,;=%~.-_")
 
 
+# Math without a command, group or LaTeX special ("O(n log n)", "k=1", "x_t") reads as written.
+_MATH_COMMAND = re.compile(r"[\\{}%&#~$]")
+
+
 @lru_cache(maxsize=4096)
 def _math_to_plain(tex: str) -> str:
+    if not _MATH_COMMAND.search(tex):
+        return _SPACES.sub(" ", tex).strip()
     text = _to_text(_math_converter(), tex)
     return _SPACES.sub(" ", tex if text is None else text).strip()
 

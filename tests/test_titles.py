@@ -27,6 +27,14 @@ from tests.conftest import ROOT, make_paper
         "Simple, Fast, and Adorable Kernels",
         "nnU-Net Revisited: A Call for Rigorous Validation in 3D Medical Image Segmentation",
         "Rotation Has Two Sides: Evaluating Data Augmentation for Deep One-class Classification",
+        # A gerund that is a noun ends a title well; "SO(3)" and "E(3)" are no list markers.
+        "Task and Model Agnostic Differentially Private Graph Neural Networks via Coarsening",
+        "Learning SO(3)-Invariant Correspondence via Point-wise Local Shape Transform",
+        "E(3)-Equivariant Models Cannot Learn Chirality: Field-Based Molecular Generation",
+        "For Better or For Worse? Learning Minimum Variance Features With Label Augmentation",
+        "Modeling Both Docking and Design with One Network",
+        "Graph Attention Networks for Molecular Property Prediction",
+        "Symbolic Learning Enables Self-Evolving Agents",
     ],
 )
 def test_clean_titles_have_no_defect(title: str) -> None:
@@ -60,6 +68,25 @@ def test_clean_titles_have_no_defect(title: str) -> None:
         ("Bilevel Optimization Has Witnessed", "ending"),
         ("LiveBench: First Benchmark That (1) Contains Frequently-Updated Questions", "fragment"),
         ("A Very Long Title That Goes on and on About Many Things Which Are Not Needed in Any Title at All", "length"),
+        # A bare headline of a field's words, or of a task, names no contribution.
+        ("Large Language Models", "generic"),
+        ("Multimodal Large Language Models", "generic"),
+        ("The Audio-Visual Segmentation Task", "generic"),
+        ("LUMA: Unique Benchmark Dataset", "generic"),
+        # Cut after a verb, before a gerund's object, or before the "and" that "both" promises.
+        ("Archon: A Modular Framework for Selecting", "ending"),
+        ("Self-Supervised Learning Presents", "ending"),
+        ("Diffusion Models Have", "ending"),
+        ("3DMolFormer: Unified Framework Applicable to Both Docking", "ending"),
+        # The opening of a subordinate clause.
+        ("Since AI Models Rely on Data", "fragment"),
+        ("Unlike Diffusion Models", "fragment"),
+        ("Of Multi-View Video Generation", "fragment"),
+        # The background an abstract opens with, as a sentence.
+        ("Deep Learning Has Significantly Advanced Time Series Analysis", "sentence"),
+        ("Multi-Objective Reinforcement Learning Excels", "sentence"),
+        ("Analyze, and Evaluate a Novel Probabilistic Regression Model", "fragment"),
+        ("3DMolFormer: Unified Dual-Channel Transformer-Based Framework Applicable", "ending"),
     ],
 )
 def test_broken_titles_are_named_by_their_defect(title: str, defect: str) -> None:

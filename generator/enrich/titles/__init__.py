@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ...text import clean, to_plain
+from ...text import clean, plain_from_clean
 from .candidates import Candidate, generate, sentences
 from .cleaning import drop_dangling, math_as_text, mend_expansion, polish, title_defects
 from .describe import descriptions
@@ -25,7 +25,7 @@ from .names import NameCandidate, choose_name, count_word, looks_like_name, name
 
 __all__ = [
     "InferredTitle", "count_word", "infer_title", "infer_title_from", "looks_like_name", "sentences",
-    "title_defects", "unique_titles",
+    "title_defects", "unique_titles", "without_urls",
 ]
 
 
@@ -54,8 +54,8 @@ _NAME_SUFFIX = re.compile(r"(?:\^\{?[0-9n+]{1,3}\}?|[⁰¹²³⁴⁵⁶⁷⁸⁹
 
 def infer_title(abstract: str, max_chars: int = 110) -> InferredTitle:
     """Return a specific, clean title for an abstract."""
-    head = abstract[:_READ_CHARS]
-    return _infer(clean(head), to_plain(head), max_chars)
+    raw = clean(abstract[:_READ_CHARS])
+    return _infer(raw, plain_from_clean(raw), max_chars)
 
 
 def infer_title_from(abstract: str, plain: str, max_chars: int = 110) -> InferredTitle:
@@ -70,10 +70,15 @@ def own_name(raw: str, plain: str, model: TitleModel) -> NameCandidate | None:
     return choose_name(name_candidates(raw, plain), model.name, model.name_threshold)
 
 
-def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
-    # URLs are never part of a title; remove them before reading the sentences.
+def without_urls(plain: str) -> str:
+    """Remove links from plain text: they are never part of a title (their path still names, see names.py)."""
     if "://" in plain or "www." in plain.lower():
-        plain = _URL_IN_TEXT.sub("", plain)
+        return _URL_IN_TEXT.sub("", plain)
+    return plain
+
+
+def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
+    plain = without_urls(plain)
     model = load_model()
     names = name_candidates(raw, plain)
     found = choose_name(names, model.name, model.name_threshold)
@@ -84,9 +89,10 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
         described = ([("expansion", found.expansion)] if found.expansion else []) + descriptions(found.name, plain)
         name = _with_suffix(found.name, plain)
     # A named paper's description comes from where the name is introduced or later; if nothing
-    # there reads clean, from any sentence; failing that the paper gets a headline.
-    # A terse "NAME: Training-Free Framework" beats a description taken from the problem statement.
-    attempts = [(name, True, ()), (name, True, ("generic",)), (name, False, ()), ("", False, ())]
+    # there reads clean, from any sentence; then a terse "NAME: Training-Free Framework" is
+    # tolerated; failing that the paper gets a headline. (A generic description before a clean one
+    # from another sentence put "LUMA: Unique Benchmark Dataset" on the site.)
+    attempts = [(name, True, ()), (name, False, ()), (name, True, ("generic",)), ("", False, ())]
     candidates: list[Candidate] = []
     ranked: list[int] = []
     for attempt_name, from_name, tolerated in attempts if name else attempts[-1:]:

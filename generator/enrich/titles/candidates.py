@@ -22,7 +22,8 @@ from .cleaning import NEEDS_MORE, SMALL_WORDS, word_set
 # "Fig.", "1."), before a capital.
 _SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)\]\"”'][A-Za-z0-9%)\]\"”'][.!?])\s+(?=[A-Z\"“(\[])")
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|resp|cf|approx)\.$", re.I)
-_PARENTHETICAL = re.compile(r"\s*[(\[][^()\[\]]*[)\]]")
+# An aside in brackets, not a name's own "(3)" ("E(3)-Equivariant", "SO(3)").
+_PARENTHETICAL = re.compile(r"\s*(?<![\w-])[(\[][^()\[\]]*[)\]]")
 _LEADERS = re.compile(
     r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|solve) "
     r"(?:this|these|the)(?: \w+){0,2}|in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|"
@@ -31,15 +32,19 @@ _LEADERS = re.compile(
     r"based on (?:this|these)(?: \w+)?)\s*,?\s*)+",
     re.I,
 )
+# (The lookahead on the first letter lets the scan skip most positions at once.)
 _CUE = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|first\s+|then\s+)?"
+    r"(?=[wWtToO])\b(?:we|this (?:paper|work|study)|our (?:work|paper))\s+(?:\w+ly\s+)?"
+    r"(?:also\s+|further\s+|first\s+|then\s+)?"
     r"(introduce|propose|present|develop|design|study|investigate|show|demonstrate|analy[sz]e|explore|examine|"
     r"establish|prove|provide|derive|revisit|identify|address|tackle|formulate|consider|find|characteri[sz]e|"
     r"build|construct|release|curate|offer|leverage|extend|reveal|focus on|take|argue|theoretically show|"
     r"describe|report|evaluate|learn|use|aim|seek)(?:s|d|ed)?\b\s*(?:that\s+|to\s+|how\s+)?",
     re.I,
 )
-_BY_INTRODUCING = re.compile(r"\bby (?:introducing|proposing|developing|presenting|designing|building|using) ", re.I)
+_BY_INTRODUCING = re.compile(
+    r"(?=[bB])\bby (?:introducing|proposing|developing|presenting|designing|building|using) ", re.I
+)
 _OPENING = re.compile(
     r"^(?:(?:a|an|the)\s+)?(?:(?:new|novel|simple|general|first|unified|principled|simple yet effective|"
     r"effective|efficient|innovative|straightforward|comprehensive|systematic|generic)\s+|yet\s+|,\s*)*",
@@ -54,7 +59,20 @@ _CUE_KINDS = {
     "consider": "study", "focus on": "study", "show": "show", "demonstrate": "show", "prove": "show",
     "find": "show", "reveal": "show", "establish": "show", "argue": "show", "theoretically show": "show",
 }
-KINDS = ("expansion", "appositive", "before", "copula", "propose", "study", "show", "cue", "sentence", "by", "purpose")
+KINDS = (
+    "expansion", "appositive", "before", "copula", "propose", "study", "show", "cue", "sentence", "by", "purpose",
+    "combined",
+)
+# "for autonomous driving", "in offline reinforcement learning": what a method is for, which real
+# titles add to its description ("3CIL: Causality-Inspired ... Imitation Learning for Autonomous Driving").
+_FOR_PHRASE = re.compile(
+    r"(?=[fi])\b(?:for|in)\s+(?!(?:the|this|these|those|our|its|their|a|an|each|which|order|terms|particular|addition|"
+    r"contrast|practice|general|both|such|many|most|some|all|any|other|turn|part|summary|short|fact|detail|"
+    r"comparison|total|doing|response|return|light|line|which|that|this)\b)"
+)
+_FOR_WORDS = 6
+#: Descriptions and "for" phrases combined at most (the ranker weighs each combination).
+_COMBINED = 6
 # In the sentence that introduces the name, what it is for: "ENACT, a benchmark that probes ...
 # through world modeling from egocentric interaction".
 _PURPOSE = re.compile(
@@ -112,7 +130,8 @@ def sentences(plain: str) -> list[str]:
         piece = piece.strip()
         if not piece:
             continue
-        if parts and _ABBREVIATION_END.search(parts[-1]):
+        # (Only the last characters can hold the abbreviation: the search starts there.)
+        if parts and _ABBREVIATION_END.search(parts[-1], max(len(parts[-1]) - 9, 0)):
             parts[-1] = f"{parts[-1]} {piece}"
         else:
             parts.append(piece)
@@ -146,8 +165,11 @@ def generate(
         words = phrase.split()
         if words:
             # An expansion is taken whole; a description may be cut at any phrase boundary.
-            ends = [len(words)] if kind == "expansion" or len(words) <= _MIN_WORDS else _ends(words)
-            out.extend(_spans(words, ends or [len(words)], kind, -1, context))
+            keys = [word_key(w) for w in words]
+            ends = [len(words)] if kind == "expansion" or len(words) <= _MIN_WORDS else _ends(words, keys)
+            out.extend(_spans(words, keys, ends or [len(words)], kind, -1, context))
+    if name and described:
+        out.extend(_combined(out, parts, context))
     # A named paper's description comes from where the name is introduced or later:
     # "NAME: <the problem the opening sentence states>" would misstate what NAME is.
     mention = next((i for i, s in enumerate(parts) if name and name in s), -2) if name else -2
@@ -166,7 +188,40 @@ def generate(
             starts += [("purpose", m.end()) for m in _PURPOSE.finditer(sentence, sentence.find(name))]
         for kind, offset in starts:
             words = sentence[offset:].split()[: _MAX_WORDS + 1]
-            out.extend(_spans(words, _ends(words), kind, index, context))
+            keys = [word_key(w) for w in words]
+            out.extend(_spans(words, keys, _ends(words, keys), kind, index, context))
+    return out
+
+
+def _combined(described: list[Candidate], parts: list[str], context: _Context) -> list[Candidate]:
+    """Return descriptions of the name followed by what it is for: "<expansion> for <task>"."""
+    heads = [c for c in described if c.kind in ("expansion", "appositive", "before") and len(c.text.split()) <= 8]
+    heads = [c for c in heads if " for " not in c.text and " in " not in c.text][:3]
+    if not heads:
+        return []
+    purposes: list[str] = []
+    for sentence in parts[:6]:
+        if "(" in sentence or "[" in sentence:
+            sentence = _PARENTHETICAL.sub("", sentence)
+        for match in _FOR_PHRASE.finditer(sentence):
+            words = sentence[match.end():].split()[:_FOR_WORDS + 1]
+            keys = [word_key(w) for w in words]
+            for end in range(1, min(len(words), _FOR_WORDS) + 1):
+                key, last = keys[end - 1], words[end - 1]
+                if not key or key in SMALL_WORDS or key in NEEDS_MORE:
+                    continue
+                if last[-1] in ".,;:!?" or end == len(words) or keys[end] in _BOUNDARY_NEXT:
+                    purposes.append(f"{match.group(0).split()[0]} {' '.join(words[:end]).rstrip('.,;:!?')}")
+                    if last[-1] in ".,;:!?":
+                        break
+    out: list[Candidate] = []
+    for head in heads:
+        for purpose in purposes:
+            if len(out) == _COMBINED:
+                return out
+            words = f"{head.text} {purpose}".split()
+            keys = [word_key(w) for w in words]
+            out.extend(_spans(words, keys, [len(words)], "combined", -1, context))
     return out
 
 
@@ -187,23 +242,23 @@ def _starts(sentence: str, index: int) -> list[tuple[str, int]]:
     return starts
 
 
-def _ends(words: list[str]) -> list[int]:
-    """Return each span length at a phrase boundary, from _MIN_WORDS to _MAX_WORDS words."""
+def _ends(words: list[str], keys: list[str]) -> list[int]:
+    """Return each span length at a phrase boundary, from _MIN_WORDS to _MAX_WORDS words (keys: their word_key)."""
     ends = []
     for end in range(1, min(len(words), _MAX_WORDS) + 1):
         last = words[end - 1]
         # (a colon right after the opening name, "MENTOR: Mixed-Policy ...", does not end the phrase)
         clause_end = last[-1] == ";" or (last[-1] == ":" and end >= _MIN_WORDS)
-        if clause_end or (last[-1] == "," and end < len(words) and word_key(words[end]).endswith("ing")):
-            if end >= _MIN_WORDS and word_key(last) not in SMALL_WORDS:
+        if clause_end or (last[-1] == "," and end < len(words) and keys[end].endswith("ing")):
+            if end >= _MIN_WORDS and keys[end - 1] not in SMALL_WORDS:
                 ends.append(end)
             break  # ", enabling ...", "; we ...": what follows is another clause
-        key = word_key(last)
+        key = keys[end - 1]
         if end < _MIN_WORDS or not key or key in SMALL_WORDS or key in NEEDS_MORE or last.endswith(("(", "-", "/")):
             continue
-        if last[-1] == "," and any(word_key(w) in ("and", "or") for w in words[end : end + 4]):
+        if last[-1] == "," and ("and" in keys[end : end + 4] or "or" in keys[end : end + 4]):
             continue  # "Diverse, Verifiable, and Controllable": a list goes on after the comma
-        if last[-1] in ".,;:!?)" or end == len(words) or word_key(words[end]) in _BOUNDARY_NEXT:
+        if last[-1] in ".,;:!?)" or end == len(words) or keys[end] in _BOUNDARY_NEXT:
             ends.append(end)
     return ends
 
@@ -218,7 +273,9 @@ class _Context:
     mention: int
 
 
-def _spans(words: list[str], ends: list[int], kind: str, sentence: int, context: _Context) -> list[Candidate]:
+def _spans(
+    words: list[str], keys: list[str], ends: list[int], kind: str, sentence: int, context: _Context
+) -> list[Candidate]:
     """Return the candidates words[:end] for each end; word statistics are summed once, as the span grows."""
     if not ends:
         return []
@@ -228,7 +285,6 @@ def _spans(words: list[str], ends: list[int], kind: str, sentence: int, context:
     head = (
         *kind_features, *sentence_features, float(sentence == context.contribution), float(sentence == context.mention)
     )
-    keys = [w.strip(_PUNCT).lower() for w in words[: ends[-1]]]
     first = keys[0]
     first_features = (
         float(first.endswith("ing")),

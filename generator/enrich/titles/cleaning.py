@@ -31,8 +31,34 @@ NEEDS_MORE = word_set(
 )
 # Words that point at something outside the title ("... Resolves These Issues").
 _REFERENCES = word_set("this these those such their our we us its they them")
+# A title cut right after its verb: "Self-Supervised Learning Presents", "Diffusion Models Have",
+# "... of Diffusion Models Trained".
+_ENDING_VERBS = word_set(
+    "presents rely relies remain has have had suffer suffer struggle lack lacks exhibit exhibits depend depends "
+    "pose poses exist exists emerge emerges achieve perform performs offer offers provide provides make makes "
+    "become becomes lead leads yield yields consisting comprising during regarding containing involving "
+    "concerning spanning applicable capable able due according compared designed tailored aimed "
+    "trained pretrained pre-trained fine-tuned conditioned obtained derived applied"
+)
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
-_BAD_ENDINGS = (SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}
+_BAD_ENDINGS = ((SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}) | _ENDING_VERBS
+# "Since AI Models", "Unlike Diffusion Models": a subordinate clause's opening, not a title.
+_SUBORDINATE_STARTS = word_set("since unlike although though because despite whereas whether as for")
+# "Of Multi-View Video Generation", "Given Two Pre-Trained Models": the start of a phrase cut off.
+_CUT_STARTS = word_set("of and or but nor given")
+# "... Framework for Selecting": a verb's "-ing" whose object was cut. Real titles end on gerunds
+# that are nouns ("via Watermarking", "for Pansharpening"): only these verbs are taken as cut.
+_CUT_GERUNDS = word_set(
+    "selecting evaluating finding solving storing exploring inferring trying preserving enforcing proposing "
+    "dealing designing generating improving using enabling achieving building creating identifying detecting "
+    "estimating predicting producing capturing handling addressing reducing increasing providing obtaining "
+    "leveraging incorporating integrating combining performing applying extracting learning-based ensuring "
+    "facilitating enhancing mitigating assessing measuring bridging"
+)
+_PREPOSITIONS = word_set("for by of to in via with from on towards toward through without and into")
+# "The Audio-Visual Segmentation Task": a short headline naming a task or a setting, not a contribution.
+_TASK_WORDS = word_set("task tasks setting settings scenario scenarios")
+
 _GENERIC = SMALL_WORDS | word_set(
     "novel new simple effective efficient general unified first framework method approach model "
     "benchmark dataset system technique algorithm pipeline paradigm strategy scheme mechanism "
@@ -42,8 +68,10 @@ _CLAUSE_STARTS = word_set("which that who whose where whereas while and or but")
 # "... Results That Validate", "... Decision-Making Is Central": a clause cut after its verb.
 _CLAUSE_VERBS = word_set("that which who is are was were has have had")
 # "(1)", "(ii)", "(a)": an item of the abstract's own list, cut out of it.
-_LIST_MARKER = re.compile(r"\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")
+_LIST_MARKER = re.compile(r"(?<![A-Za-z])\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")  # not "SO(3)"
 _FIRST_PERSON = word_set("we our us")
+# "Analyze, and Evaluate a Novel ...": the tail of a list of verbs.
+_LEADING_LIST = re.compile(r"^[A-Z][a-z]+, (?:and|or) ")
 _SUPERSCRIPTS = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")
 _POWER = re.compile(r"\^\{?([0-9+\-n]{1,3})\}?")
 _SUBSCRIPT = re.compile(r"_\{?([A-Za-z0-9]{1,3})\}?")
@@ -54,6 +82,13 @@ _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-
 _STATEMENT = re.compile(
     r"\b(?:[Ii]s|[Aa]re)\s+(?i:a|an|the|particularly|very|highly|often|critical|crucial|important|essential|widely|"
     r"increasingly|central|key|becoming|still|typically|usually|commonly)\b",
+)
+# "Deep Learning Has Significantly Advanced ...", "Quantization Offers a Promising Solution": the
+# background an abstract opens with, as a sentence. (Real titles state findings with "Enables",
+# "Requires", "Struggle": those verbs are left alone.)
+_BACKGROUND_VERBS = word_set(
+    "has have excels excel offers offer provides provide relies rely remains remain aims aim suffers suffer lacks "
+    "lack becomes become typically often commonly usually gained received attracts attracted"
 )
 _LEADING_BOTH = re.compile(r"^(?:Both|Either)\s+(?=\S+\s+\S)")
 _A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z])")
@@ -67,6 +102,13 @@ def math_as_text(text: str) -> str:
     if "_" in text:
         text = _SUBSCRIPT.sub(r"\1", text)
     return text
+
+
+@lru_cache(maxsize=1)
+def field_words() -> frozenset[str]:
+    """Return the words most abstracts use, a field's words (generator/data/field_words.txt)."""
+    text = resources.files("generator").joinpath("data/field_words.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 @lru_cache(maxsize=1)
@@ -155,16 +197,26 @@ def polish(text: str) -> str:
     return " ".join(drop_dangling(text.split())).strip(" ,;:")
 
 
+def _only_field_words(words: list[str]) -> bool:
+    common = field_words()
+    return all(
+        w in SMALL_WORDS or w in _GENERIC or w in common or all(p in common for p in w.split("-")) for w in words
+    )
+
+
 def title_defects(title: str) -> list[str]:
     """Return what a reader would see as broken in `title` (empty when it reads clean).
 
     Defects: "markup" (LaTeX/Markdown or a stray ^ _ * $ { }), "brackets" (unbalanced),
     "ellipsis", "reference" (a "this", "these", "our", "we" ... pointing outside the title),
-    "ending" (ends on a function word such as "via", "of", "and", "to", or right after "that" or "has"),
-    "length" (not 3-16 words), "generic" (the part after "NAME: " has under two specific words),
+    "ending" (ends on a function word such as "via", "of", "and", "to", right after "that" or "has", on a
+    verb such as "Presents" or "Have", or on a verb's "-ing" after a preposition: "Framework for Selecting",
+    or "both" without its "and"),
+    "length" (not 3-16 words), "generic" (the part after "NAME: " has under two specific words, or a
+    headline of at most five words that are all a field's words: "Large Language Models"),
     "fragment" (a title or its description starting with "which", "that", "and", or holding a list
     marker such as "(1)"), "sentence" (a
-    statement such as "X Is an Important Component" instead of a title),
+    statement such as "X Is an Important Component" or "Deep Learning Has Advanced ..." instead of a title),
     "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
     """
     defects = []
@@ -187,15 +239,25 @@ def title_defects(title: str) -> list[str]:
     if leading or inside:
         defects.append("reference")
     description = title.split(": ", 1)[1] if ": " in title else ""
-    if _STATEMENT.search(title) or re.search(r"\s(?:[Ii]s|[Aa]re)\s", description):
+    background = ": " not in title and "?" not in title and any(
+        w in _BACKGROUND_VERBS and words[i - 1] not in SMALL_WORDS for i, w in enumerate(words) if i > 0
+    )
+    if background or _STATEMENT.search(title) or re.search(r"\s(?:[Ii]s|[Aa]re)\s", description):
         # "Negative Sampling Is an Important Component", "LLMs Are Particularly Appealing Choices".
         defects.append("sentence")
     tail = title.rsplit(",", 1)[1].split() if "," in title else []
     # "... Synthesizes Diverse, Verifiable": a list cut before its last item.
     unfinished_list = 0 < len(tail) <= 2 and not {"and", "or"} & {w.lower() for w in tail}
-    if words and (words[-1] in _BAD_ENDINGS or (len(words) > 2 and words[-2] in _CLAUSE_VERBS) or unfinished_list):
+    # "... Framework for Selecting": the gerund's object was cut ("... for Continual Learning" is a noun).
+    cut_gerund = len(words) > 2 and words[-1] in _CUT_GERUNDS and words[-2] in _PREPOSITIONS
+    # "... Applicable to Both Docking": "both" promises an "and" the cut left out.
+    both = "both" in words[1:] and "and" not in words[words.index("both", 1):]
+    clause_cut = len(words) > 2 and words[-2] in _CLAUSE_VERBS
+    if words and (both or words[-1] in _BAD_ENDINGS or clause_cut or unfinished_list or cut_gerund):
         defects.append("ending")
-    if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)):
+    if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)) or (
+        words and words[0] in _SUBORDINATE_STARTS and ": " not in title and "?" not in title
+    ) or (words and words[0] in _CUT_STARTS) or _LEADING_LIST.match(title):
         # "WizardMath: Which Enhances ...": a relative clause where a description should be.
         defects.append("fragment")
     elif _LIST_MARKER.search(title):
@@ -205,6 +267,9 @@ def title_defects(title: str) -> list[str]:
         defects.append("length")
     elif ": " in title and len([w for w in title.split(": ", 1)[1].lower().split() if w not in _GENERIC]) < 2:
         # "ROSA: Training Paradigm", "ENACT: A Benchmark": the description says nothing.
+        defects.append("generic")
+    elif ": " not in title and len(words) <= 5 and (_only_field_words(words) or words[-1] in _TASK_WORDS):
+        # "Large Language Models", "Graph Neural Networks": the field, not the paper.
         defects.append("generic")
     letters = [c for c in title if c.isalpha()]
     if (

@@ -30,13 +30,16 @@ _NOT_OWN_NAMES = word_set(
 )
 _VERBS = (
     r"(?:introduce|propose|present|develop|design|build|release|curate|construct|contribute|offer|"
-    r"put forward|formulate|establish)"
+    r"put forward|formulate|establish|create)"
 )
-_NAME = r"[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*(?:-\d+)?"
+# A name may start with digits when letters follow ("3DMolFormer", "4K4DGen", "3D-MolT5").
+_NAME = r"(?:\d{1,2}(?=[A-Za-z0-9]*[A-Za-z]{2}))?[A-Za-z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9]+)*(?:-\d+)?"
 # A name the text introduces has a capital letter somewhere ("WebShaper", "nnU-Net").
 _CAPITALISED_NAME = r"(?=[\w.+-]*[A-Z])" + _NAME
+# (A lookahead on the first letter lets the scan skip most positions at once.)
 _INTRO = re.compile(
-    rf"\b(?:[Ww]e|[Tt]his (?:paper|work)|[Oo]ur (?:work|paper))\s+(?:also\s+|further\s+|first\s+|then\s+)?{_VERBS}s?\s+"
+    rf"(?=[WwTtOo])\b(?:[Ww]e|[Tt]his (?:paper|work)|[Oo]ur (?:work|paper))\s+(?:also\s+|further\s+|first\s+|then\s+)?"
+    rf"{_VERBS}(?:s|d|ed)?\s+"
     rf"(?:(?:a|an|the)\s+)?(?:(?:new|novel|simple|unified|general|first|large-scale|scalable|lightweight|"
     rf"comprehensive|principled|efficient|effective)\s+)*"
     rf"(?:(?:[\w-]+\s+){{0,5}}?(?:method|framework|approach|model|benchmark|dataset|algorithm|system|technique|"
@@ -44,7 +47,29 @@ _INTRO = re.compile(
     rf"environment|tool|loss|scheme|mechanism|platform|family|corpus)s?,?\s+(?:called\s+|named\s+|dubbed\s+|"
     rf"termed\s+)?)?[\"“']?({_CAPITALISED_NAME})",
 )
-_CALLED = re.compile(rf"\b(?:called|named|dubbed|termed|coined|denoted(?: as| by)?)\s+[\"“']?({_NAME})")
+_CALLED = re.compile(
+    rf"\b(?:called|named|dubbed(?: as)?|termed|coined|entitled|abbreviated as|namely|denoted(?: as| by)?)\s+"
+    rf"[\"“'`]?({_NAME})"
+)
+# "Our approach, 3D-Prover, is ...", "the proposed LeMoLE model", "We term this new framework M-VAR",
+# "our resulting model (OC-CLIP)": the paper speaks of its own thing by name.
+_OURS = re.compile(
+    rf"(?=[OoTtWw])\b(?:(?:[Oo]ur|[Tt]he)\s+(?:(?:proposed|resulting|new|novel|final|redesigned)\s+)+(?:[\w-]+\s+){{0,3}}?|"
+    rf"[Oo]ur\s+(?:[\w-]+\s+){{0,2}}?(?:method|model|approach|framework|algorithm|architecture|system|agent|"
+    rf"benchmark|dataset|pipeline|technique)s?\s*[,(]?\s*|"
+    rf"[Ww]e\s+(?:term|name|call|dub)\s+(?:(?:this|our|the)\s+(?:[\w-]+\s+){{0,3}}?)?(?:as\s+)?|"
+    rf"[Ww]e\s+(?:\w+ly\s+)?(?:created|create|develop(?:ed)?|buil[dt]|construct(?:ed)?|curate[d]?)\s+(?:the|our)\s+)"
+    rf"[\"“'`(]?({_CAPITALISED_NAME})(?![\w-])"
+)
+# "experiments demonstrate that PF3plat sets a new state-of-the-art": a result claimed for a name.
+_CLAIM = re.compile(
+    rf"(?=[tSsDd])\b(?:that|[Ss]how|[Dd]emonstrate)\s+({_CAPITALISED_NAME})(?:'s)?\s+(?:\w+ly\s+)?"
+    rf"(?:outperforms|surpasses|achieves|sets|attains|delivers|excels|superiority|realizes|improves|reduces|"
+    rf"yields|exceeds|enables|can|consistently|significantly)\b"
+)
+# A repository or project page named after the method: "github.com/annegnx/PnP-Flow".
+_URL = re.compile(r"(?:https?://|www\.)[^\s)\]]+", re.I)
+_URL_SEGMENT = re.compile(r"/([A-Za-z0-9][A-Za-z0-9+._-]{1,30}?)(?:-[0-9A-F]{4})?(?=[/?#]|[.,;:)]*$)")
 # The lookahead fails fast at most characters: a match starts only at the text's start, [.;:] or i/p.
 _APPOSITIVE = re.compile(rf"(?=[.;:ip]|^)(?:^|[.;:]\s+|\bintroduc\w+\s+|\bpropos\w+\s+|"
     rf"\bpresent\w*\s+)({_NAME}),\s+(?:a|an|the)\s+")
@@ -78,23 +103,25 @@ class NameCandidate:
 #: The evidence `name_candidates` gives for each name, in the order of NameCandidate.features.
 NAME_FEATURES = (
     "bold_letters", "textbf_letters", "macro", "bold", "introduced", "called", "appositive", "acronym",
-    "coined_in_parens", "mentions", "mentioned_once", "common", "not_own", "inside_expansion",
-    "first_position", "has_digit", "has_hyphen", "all_capitals", "short", "long", "camel_case", "in_first_sentence",
-    "pattern_count", "lower_start", "plural", "cue_before", "after_first_cue", "rule_score", "rule_choice",
+    "coined_in_parens", "ours", "claimed", "in_url", "mentions", "mentioned_once", "common", "not_own",
+    "inside_expansion", "first_position", "has_digit", "has_hyphen", "all_capitals", "short", "long", "camel_case",
+    "one_capital", "in_first_sentence", "pattern_count", "lower_start", "plural", "cue_before", "after_first_cue",
+    "rule_score", "data_like", "rival", "data_like_rival", "variant", "base_of_variant", "rule_choice",
 )
 # "we propose / introduce / present ...": a name mentioned soon after is the paper's own.
 _CUE_VERB = re.compile(
-    r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|then\s+|first\s+)?"
+    r"(?=[wWtT])\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|then\s+|first\s+)?"
     r"(?:introduc|propos|present|develop|design|buil|releas|construct|curat|contribut|formulat|devis|creat)", re.I
 )
 #: How far after "we propose" a mention counts as the proposed thing's.
 _CUE_REACH = 200
 # The hand-written rules' weights for each pattern (bold letters ... coined in parentheses):
 # their score is one more piece of evidence, and their choice another.
-_RULE_WEIGHTS = (6, 6, 4, 3, 5, 4, 3, 3, 3)
+_RULE_WEIGHTS = (6, 6, 4, 3, 5, 4, 3, 3, 3, 4, 1, 4)
+_PATTERNS = len(_RULE_WEIGHTS)
 # Name-shaped words: a capital past the first letter or a digit ("VisionReasoner", "M3-Agent", "GPT-4o").
 _NAME_WORD = re.compile(
-    r"(?<![\w-])([A-Za-z](?=[A-Za-z0-9+.-]*[A-Z0-9])[A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*)(?![\w-])"
+    r"(?<![\w-])((?:\d{1,2}(?=[A-Za-z]))?[A-Za-z](?=[A-Za-z0-9+.-]*[A-Z0-9])[A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*)(?![\w-])"
 )
 _MENTION_CAP = 6
 
@@ -105,7 +132,7 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
     expansions: dict[str, str] = {}
 
     def mark(name: str, feature: int) -> None:
-        evidence.setdefault(name, [0.0] * 9)[feature] = 1.0
+        evidence.setdefault(name, [0.0] * _PATTERNS)[feature] = 1.0
 
     bold = "**" in raw
     for match in _BOLD_LETTERS.finditer(raw) if bold else ():
@@ -140,11 +167,33 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
     for match in _COINED_IN_PARENS.finditer(plain):
         # "World-Model-Based Policy Evaluation Environment (WorldGym), an ...": a coined name in parentheses.
         mark(match.group(1), 8)
+    for match in _OURS.finditer(plain):
+        mark(match.group(1), 9)
+    for match in _CLAIM.finditer(plain):
+        mark(match.group(1), 10)
+    in_urls = _url_names(raw) if "/" in raw else set()
+    for name in in_urls:
+        mark(name, 11)
+
+    def coined(name: str) -> bool:
+        # "we propose Drop-Upcycling, a ..." names a method; "we propose Context-Aware State ..." starts a phrase.
+        found = evidence.get(name)
+        if found is None or not (found[4] or found[5] or found[9]):
+            return False  # neither introduced, called nor spoken of as "our approach, NAME"
+        return name[0].isupper() and len(name) >= 3 and _stands_alone(plain, name)
+
     first_seen: dict[str, int] = {}
     for match in _NAME_WORD.finditer(plain):
         word = match.group(1).rstrip(".")
         if word not in first_seen and (word in evidence or looks_like_name(word)):
             first_seen[word] = match.start()
+    for name in sorted(evidence.keys() - first_seen.keys()):
+        # A one-capital name the text claims ("we introduce Eureka"), or one only its repository's address gives.
+        at = next(_unjoined_starts(plain, name), -1)
+        if at >= 0 and coined(name) and name.lower() not in dictionary():
+            first_seen[name] = at
+        elif name in in_urls and at < 0:
+            first_seen[name] = len(plain)
     common = _common_names()
     cues = [m.end() for m in _CUE_VERB.finditer(plain)]
     first_cue = cues[0] if cues else len(plain)
@@ -154,14 +203,16 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
     rows = []
     for name, position in sorted(first_seen.items(), key=lambda item: (item[1], item[0])):
         found = evidence.get(name)
-        if not looks_like_name(name) or name in _NOT_OWN_NAMES or _compound_word(name):
+        if name in _NOT_OWN_NAMES or not ((looks_like_name(name) and not _compound_word(name)) or coined(name)):
             continue
+        if name in inside_expansions and _LEADING_CAPITALS.match(name):
+            continue  # "COmmunity INformed ... (COINs)": the capitals spell the name, the word is not one
         if position < first_end and name in spelled_out and not opening_cue and not (found and any(found[:4])):
             continue  # "Temporal Video Grounding (TVG) aims to ...": the opening names the field, not the paper
         mentions = count_word(plain, name)
         if found is None and mentions < 2:
             continue  # a name-shaped word mentioned once, by no pattern: not worth weighing
-        patterns = found or [0.0] * 9
+        patterns = found or [0.0] * _PATTERNS
         marked = patterns[0] or patterns[1] or patterns[2]
         rule = sum(w * p for w, p in zip(_RULE_WEIGHTS, patterns, strict=True)) + min(mentions, _MENTION_CAP)
         rule -= 6 * (name in common and not marked) + 6 * (name in inside_expansions) + 99 * (name in _NOT_OWN_NAMES)
@@ -180,6 +231,7 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
             float(len(name) <= 3),
             float(len(name) >= 9),
             float(upper >= 2 and not name.isupper()),
+            float(upper <= 1 and not any(c.isdigit() for c in name)),
             float(position < first_end),
             sum(patterns) / 3,
             float(name[0].islower()),
@@ -192,10 +244,27 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
     # The rules took the first name with the highest score, if it reached 5.
     top = max((r for _, _, r, _ in rows), default=0)
     choice = next((name for name, _, r, _ in rows if r == top), "") if top >= 5 else ""
+    # Several names in one abstract: the paper is about its method more often than the data it builds
+    # for it ("AutomaTikZ" trained on "DaTikZ"), and about "BigDocs" more than its "BigDocs-7.5M".
+    introduced = [name for name, features, _, _ in rows if any(features[3:_PATTERNS])]
+    names = [name for name, _, _, _ in rows]
     return [
-        NameCandidate(name, (*features, float(name == choice)), expansions.get(name, ""), position)
+        NameCandidate(name, (*features, *_rivalry(name, names, introduced), float(name == choice)),
+                      expansions.get(name, ""), position)
         for name, features, _, position in rows
     ]
+
+
+_DATA_LIKE = re.compile(r"(?:Bench|Eval|Set|Data|Dataset|Corpus|Arena|QA|Instruct|Gym|-\d[\w.]*|\d+[KMB])$")
+
+
+def _rivalry(name: str, names: list[str], introduced: list[str]) -> tuple[float, ...]:
+    """Features of a name against the abstract's other names: data-like, a rival introduced, a variant of another."""
+    rival = any(other != name for other in introduced)
+    data_like = bool(_DATA_LIKE.search(name))
+    variant = any(name != other and name.startswith(other + "-") for other in names)
+    base = any(name != other and other.startswith(name + "-") for other in names)
+    return float(data_like), float(rival), float(data_like and rival), float(variant), float(base)
 
 
 class Scorer(Protocol):
@@ -241,6 +310,8 @@ def _strong(candidate: NameCandidate) -> bool:
 
 
 _TWO_CAPITALS = re.compile(r"^[A-Z]{2}[a-z]{5,}$")
+# "GENerative", "COmmunity": a word whose first capitals spell an acronym (inside its expansion).
+_LEADING_CAPITALS = re.compile(r"^[A-Z]{2,4}[a-z]{3,}$")
 _INNER_CAPITAL = re.compile(r"^[a-z]+[A-Z][a-z]+$")
 
 
@@ -294,6 +365,37 @@ def _common_names() -> frozenset[str]:
     return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
+_PHRASE_GOES_ON = re.compile(r"\s*(?:[A-Z0-9(]|of\b|for\b|and\b|-)")
+_ENDS_PHRASE = re.compile(r"[,.;:)!?\u2014]|\s+(?:is|was|which|that|achieves|outperforms|improves|enables)\b|$")
+
+
+def _stands_alone(plain: str, name: str) -> bool:
+    """Return True when `name` does not start a longer phrase ("Context-Aware State", "Cross-Representation modeling").
+
+    No mention may run on into capitalised words; a compound's first mention must end its phrase
+    ("Drop-Upcycling, a ..."); acronym typography ("DEtached") is never a name.
+    """
+    if _TWO_CAPITALS.match(name) or _LEADING_CAPITALS.match(name):
+        return False  # "DEtached value learning (DEAS)": the capitals spell another name
+    end = len(name)
+    starts = list(_unjoined_starts(plain, name))
+    if any(_PHRASE_GOES_ON.match(plain, start + end) for start in starts):
+        return False
+    return "-" not in name or not starts or bool(_ENDS_PHRASE.match(plain, starts[0] + end))
+
+
+def _url_names(raw: str) -> set[str]:
+    """Return the name-shaped path parts of the abstract's links ("github.com/annegnx/PnP-Flow" -> PnP-Flow)."""
+    names = set()
+    for url in _URL.findall(raw):
+        parts = _URL_SEGMENT.findall(url.split("//", 1)[-1])
+        # "github.com/<owner>/<repository>": the owner is a person or a lab, the repository the method.
+        for part in parts[1:] if len(parts) > 1 else parts:
+            if looks_like_name(part) and not part.lower().endswith((".html", ".pdf", ".io", ".com")):
+                names.add(part.rstrip("."))
+    return names
+
+
 def _capitalised(phrase: str, acronym: str) -> bool:
     """Return True when the words spelling the acronym are mostly capitalised."""
     words = [w for w in phrase.split() if w.lower() not in SMALL_WORDS]
@@ -317,6 +419,8 @@ def looks_like_name(word: str) -> bool:
     """Return True for words shaped like a method name: GRACE, VisionReasoner, M3-Agent."""
     if len(word) < 2 or len(word) > 30 or word.lower() in SMALL_WORDS:
         return False
+    if word[0].isdigit() and sum(c.isalpha() for c in word) < 3:
+        return False  # "3D", "13B", "100K" are quantities, "3DMolFormer" a name
     upper = sum(c.isupper() for c in word)
     # A name has a capital past its first letter (GRACE, VisionReasoner, Zebra-CoT) or a digit.
     return upper >= 2 or (upper >= 1 and any(c.isdigit() for c in word)) or (
@@ -335,6 +439,7 @@ def _expansion_matches(phrase: str, acronym: str) -> bool:
 
 
 @lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def _acronyms(plain: str) -> tuple[tuple[str, str], ...]:
     """Return each (phrase, "NAME") where a phrase of capitalised words is followed by "(NAME)"."""
     found = []

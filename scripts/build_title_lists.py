@@ -1,0 +1,83 @@
+"""Build the word lists title inference reads, from the tune part of the ICLR corpora.
+
+Run from the project root (then retrain: python scripts/train_title_model.py):
+
+    python scripts/build_title_lists.py
+
+Only the tune part (bench/split.py) of ../shared/corpora/iclr2024.jsonl and
+iclr2025.jsonl is read: held-out abstracts never are, so bench/titles.py stays
+honest. Other corpora can be given as arguments; the same files give the same lists.
+
+- generator/data/common_names.txt: name-shaped words (GRPO, MTEB, RKHS) that at
+  least MIN_COUNT abstracts mention. Title inference does not take such a word
+  for a paper's own new name unless the paper marks it as its own (the name
+  scorer weighs it as evidence).
+- generator/data/field_words.txt: lowercase words more than FIELD_SHARE of the
+  abstracts use ("models", "language", "learning"). A short headline of only
+  such words ("Large Language Models") names a field, not a paper
+  (cleaning.title_defects counts it as generic).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.split import part_of
+from generator.enrich.titles import looks_like_name
+from generator.enrich.titles.candidates import term_counts
+
+CORPORA = [ROOT.parent / "shared" / "corpora" / f for f in ("iclr2024.jsonl", "iclr2025.jsonl")]
+DATA = ROOT / "generator" / "data"
+MIN_COUNT = 3
+FIELD_SHARE = 0.03
+NAME = re.compile(r"(?<![\w-])((?:\d{1,2}(?=[A-Za-z]))?[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*\+*)(?![\w-])")
+
+
+def word_lists(paths: list[Path]) -> tuple[list[str], list[str]]:
+    """Return the common names and the field words of the tune abstracts, each sorted."""
+    names: collections.Counter[str] = collections.Counter()
+    words: collections.Counter[str] = collections.Counter()
+    documents = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line)
+                if part_of(record["id"]) != "tune":
+                    continue
+                abstract = record.get("abstract", "")
+                documents += 1
+                names.update({m for m in NAME.findall(abstract) if looks_like_name(m)})
+                words.update(set(term_counts(abstract)))
+    common = sorted(n for n, c in names.items() if c >= MIN_COUNT)
+    return common, sorted(w for w, c in words.items() if w and c > FIELD_SHARE * documents)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpora", nargs="*", type=Path, default=CORPORA)
+    parser.add_argument("--out", type=Path, default=DATA, help="the folder the lists are written to")
+    args = parser.parse_args()
+    names, fields = word_lists(args.corpora)
+    sources = ", ".join(p.name for p in args.corpora)
+    for filename, words, what in (
+        ("common_names.txt", names, f"Name-shaped words that at least {MIN_COUNT} abstracts mention"),
+        ("field_words.txt", fields, f"Words that more than {FIELD_SHARE:.0%} of the abstracts use"),
+    ):
+        header = (
+            f"# {what}, in the tune part of {sources}\n"
+            "# (python scripts/build_title_lists.py; the held-out part is never read).\n"
+        )
+        (args.out / filename).write_text(header + "\n".join(words) + "\n", encoding="utf-8")
+        print(f"wrote {len(words)} words to {args.out / filename}")
+
+
+if __name__ == "__main__":
+    main()
