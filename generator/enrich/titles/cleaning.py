@@ -38,7 +38,8 @@ _ENDING_VERBS = word_set(
     "pose poses exist exists emerge emerges achieve perform performs offer offers provide provides make makes "
     "become becomes lead leads yield yields consisting comprising during regarding containing involving "
     "concerning spanning applicable capable able due according compared designed tailored aimed "
-    "trained pretrained pre-trained fine-tuned conditioned obtained derived applied"
+    "trained pretrained pre-trained fine-tuned conditioned obtained derived applied aim aims powered driven "
+    "guided based known"
 )
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
 _BAD_ENDINGS = ((SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}) | _ENDING_VERBS
@@ -81,8 +82,19 @@ _STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
 _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
 _STATEMENT = re.compile(
     r"\b(?:[Ii]s|[Aa]re)\s+(?i:a|an|the|particularly|very|highly|often|critical|crucial|important|essential|widely|"
-    r"increasingly|central|key|becoming|still|typically|usually|commonly)\b",
+    r"increasingly|central|key|becoming|still|typically|usually|commonly|prevalent|ubiquitous|popular|common)\b",
 )
+# "The Challenges of Establishing ...", "SyntheOcc: The Advancement of Autonomous Driving": the problem
+# or background an abstract opens with, named as a headline, not the paper's own contribution.
+_BACKGROUND_HEAD = re.compile(
+    r"(?:^|: )The (?:Challenges?|Problems?|Emergence|Advancements?|Rise|Success|Development|Difficulty|"
+    r"Need|Lack|Growing|Increasing|Recent|Rapid|Widespread) (?:of|in|for)\b"
+)
+# "Spectral Framework Known for Examining ...", "Framework Designed to ...": a relative clause of the
+# abstract lifted into the title.
+_LIFTED = re.compile(r"\b(?:Known for|Designed to|Aims? to|That Aims|Which Aims|Intended to)\b")
+# "ALR: ², a Method ...": a superscript or subscript left alone when the math around it was dropped.
+_LONE_SCRIPT = re.compile(r"(?<![\w)\]])[\u00b2\u00b3\u00b9\u2070-\u209f]")
 # "Deep Learning Has Significantly Advanced ...", "Quantization Offers a Promising Solution": the
 # background an abstract opens with, as a sentence. (Real titles state findings with "Enables",
 # "Requires", "Struggle": those verbs are left alone.)
@@ -220,7 +232,7 @@ def title_defects(title: str) -> list[str]:
     "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
     """
     defects = []
-    if _MARKUP.search(title):
+    if _MARKUP.search(title) or _LONE_SCRIPT.search(title):
         defects.append("markup")
     if any(title.count(a) != title.count(b) for a, b in ("()", "[]")):
         defects.append("brackets")
@@ -242,7 +254,8 @@ def title_defects(title: str) -> list[str]:
     background = ": " not in title and "?" not in title and any(
         w in _BACKGROUND_VERBS and words[i - 1] not in SMALL_WORDS for i, w in enumerate(words) if i > 0
     )
-    if background or _STATEMENT.search(title) or re.search(r"\s(?:[Ii]s|[Aa]re)\s", description):
+    if (background or _STATEMENT.search(title) or _BACKGROUND_HEAD.search(title)
+            or re.search(r"\s(?:[Ii]s|[Aa]re)\s", description)):
         # "Negative Sampling Is an Important Component", "LLMs Are Particularly Appealing Choices".
         defects.append("sentence")
     tail = title.rsplit(",", 1)[1].split() if "," in title else []
@@ -257,7 +270,10 @@ def title_defects(title: str) -> list[str]:
         defects.append("ending")
     if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)) or (
         words and words[0] in _SUBORDINATE_STARTS and ": " not in title and "?" not in title
-    ) or (words and words[0] in _CUT_STARTS) or _LEADING_LIST.match(title):
+    ) or (words and words[0] in _CUT_STARTS) or _LEADING_LIST.match(title) or _LIFTED.search(title) or (
+        # "Even Though Memorization": a subordinate clause's opening.
+        words[:2] in (["even", "though"], ["even", "if"], ["even", "when"])
+    ):
         # "WizardMath: Which Enhances ...": a relative clause where a description should be.
         defects.append("fragment")
     elif _LIST_MARKER.search(title):
@@ -267,6 +283,9 @@ def title_defects(title: str) -> list[str]:
         defects.append("length")
     elif ": " in title and len([w for w in title.split(": ", 1)[1].lower().split() if w not in _GENERIC]) < 2:
         # "ROSA: Training Paradigm", "ENACT: A Benchmark": the description says nothing.
+        defects.append("generic")
+    elif ": " not in title and len(words) <= 3 and words[0] in ("a", "an", "the"):
+        # "A Unified View", "The Proposed Method": an article and a noun, no subject.
         defects.append("generic")
     elif ": " not in title and len(words) <= 5 and (_only_field_words(words) or words[-1] in _TASK_WORDS):
         # "Large Language Models", "Graph Neural Networks": the field, not the paper.
