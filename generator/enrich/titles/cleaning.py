@@ -90,9 +90,8 @@ _BACKGROUND_HEAD = re.compile(
     r"(?:^|: )The (?:Challenges?|Problems?|Emergence|Advancements?|Rise|Success|Development|Difficulty|"
     r"Need|Lack|Growing|Increasing|Recent|Rapid|Widespread) (?:of|in|for)\b"
 )
-# "Spectral Framework Known for Examining ...", "Framework Designed to ...": a relative clause of the
-# abstract lifted into the title.
-_LIFTED = re.compile(r"\b(?:Known for|Designed to|Aims? to|That Aims|Which Aims|Intended to)\b")
+# "Spectral Framework Known for Examining ...": a relative clause of the abstract lifted into the title.
+_LIFTED = re.compile(r"\bKnown (?:for|as)\b")
 # "ALR: ², a Method ...": a superscript or subscript left alone when the math around it was dropped.
 _LONE_SCRIPT = re.compile(r"(?<![\w)\]])[\u00b2\u00b3\u00b9\u2070-\u209f]")
 # "Deep Learning Has Significantly Advanced ...", "Quantization Offers a Promising Solution": the
