@@ -242,16 +242,21 @@ def _serve_built_site(
         try:
             again = generate(sources, settings)
             result = build_site(settings, again.engine)
-            console.print(f"Sources changed: {len(again.render.written)} pages rewritten"
-                          f"{', site rebuilt in place' if result.incremental else ''}")
+            site = "unchanged" if result.skipped else "rebuilt in place" if result.incremental else "rebuilt"
+            console.print(f"Change seen: {len(again.render.written)} generated pages rewritten, site {site}")
         except DigestError as error:
             # The preview keeps running: the next save may fix the source.
             console.print(f"[bold red]error:[/] {escape(error.format_message())}", markup=True)
 
     host, _, port = dev_addr.rpartition(":")
     server = LiveReloadServer(builder=rebuild, host=host or "127.0.0.1", port=int(port), root=str(settings.site_path))
-    for path in paths:
-        server.watch(str(path))
+    # The sources, and what `mkdocs serve` would watch: the docs dir's hand-written pages, mkdocs.yml, the
+    # templates and the theme overrides. A rebuild that finds nothing changed is skipped in a moment.
+    watched = [*paths, settings.docs_path, settings.resolve(settings.config_file),
+               settings.resolve(settings.templates_dir), settings.resolve("overrides")]
+    for path in watched:
+        if path.exists():
+            server.watch(str(path))
     console.print(f"Serving {settings.site_path} on http://{host or '127.0.0.1'}:{port}/ (rebuilt on each change)")
     try:
         server.serve()

@@ -94,6 +94,13 @@ def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path:
         first.wait_for(timeout=10_000)
         assert title in first.inner_text()
         assert page.locator(".md-search-result__item").count() == 1
+
+        # A hand-written page of the docs dir is watched too, as `mkdocs serve` would.
+        about = project / "site_src" / "about.md"
+        about.write_text(about.read_text(encoding="utf-8") + f"\nEdited during the preview: {MARKER}.\n",
+                         encoding="utf-8")
+        page.goto(url + "about/")
+        page.locator("article", has_text=f"Edited during the preview: {MARKER}").wait_for(timeout=120_000)
     finally:
         process.terminate()
         process.wait(timeout=20)
