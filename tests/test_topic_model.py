@@ -129,6 +129,14 @@ CASES = [
         "accuracy by 6 points.",
         {"LLM Reasoning & Chain-of-Thought"}, {"Retrieval-Augmented Generation"}, id="question-answering-no-retrieval",
     ),
+    pytest.param(
+        # "Tabular" in its reinforcement-learning sense (a finite state table), as in a held-out abstract.
+        "Tabular average reward temporal difference learning is the simplest policy evaluation algorithm in average "
+        "reward reinforcement learning. We prove that, under mild conditions, tabular average reward TD converges "
+        "almost surely to a sample path dependent fixed point, using a new stochastic approximation result for "
+        "nonexpansive mappings with Markovian noise.",
+        set(), {"Tabular Data"}, id="tabular-reinforcement-learning",
+    ),
 ]
 
 
