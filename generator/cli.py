@@ -216,14 +216,14 @@ def serve_command(
     """
     from mkdocs.commands.serve import serve
 
-    port = dev_addr.rpartition(":")[2]
+    host, _, port = dev_addr.rpartition(":")
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise click.BadParameter(f"expected HOST:PORT, found {dev_addr!r}", param_hint="--dev-addr")
     settings = load_project(project_dir, input_format=input_format)
     report = _run_generate(sources, settings)
     paths = sources_or_default(sources, settings)
     if report.engine == "pagefind":
-        _serve_built_site(sources, paths, settings, dev_addr, report)
+        _serve_built_site(sources, paths, settings, host or "127.0.0.1", int(port), report)
         return
     watcher = threading.Thread(target=_watch_sources, args=(paths, sources, settings, interval), daemon=True)
     watcher.start()
@@ -232,7 +232,7 @@ def serve_command(
 
 
 def _serve_built_site(
-    sources: tuple[Path, ...], paths: list[Path], settings: Settings, dev_addr: str, report: GenerateReport
+    sources: tuple[Path, ...], paths: list[Path], settings: Settings, host: str, port: int, report: GenerateReport
 ) -> None:
     from mkdocs.livereload import LiveReloadServer
 
@@ -245,11 +245,9 @@ def _serve_built_site(
             site = "unchanged" if result.skipped else "rebuilt in place" if result.incremental else "rebuilt"
             console.print(f"Change seen: {len(again.render.written)} generated pages rewritten, site {site}")
         except DigestError as error:
-            # The preview keeps running: the next save may fix the source.
-            console.print(f"[bold red]error:[/] {escape(error.format_message())}", markup=True)
+            _preview_error(error)
 
-    host, _, port = dev_addr.rpartition(":")
-    server = LiveReloadServer(builder=rebuild, host=host or "127.0.0.1", port=int(port), root=str(settings.site_path))
+    server = LiveReloadServer(builder=rebuild, host=host, port=port, root=str(settings.site_path))
     # The sources, and what `mkdocs serve` would watch: the docs dir's hand-written pages, mkdocs.yml, the
     # templates and the theme overrides. A rebuild that finds nothing changed is skipped in a moment.
     watched = [*paths, settings.docs_path, settings.resolve(settings.config_file),
@@ -257,13 +255,18 @@ def _serve_built_site(
     for path in watched:
         if path.exists():
             server.watch(str(path))
-    console.print(f"Serving {settings.site_path} on http://{host or '127.0.0.1'}:{port}/ (rebuilt on each change)")
+    console.print(f"Serving {settings.site_path} on http://{host}:{port}/ (rebuilt on each change)")
     try:
         server.serve()
     except KeyboardInterrupt:
         pass
     finally:
         server.shutdown()
+
+
+def _preview_error(error: DigestError) -> None:
+    # The preview keeps running: the next save may fix the source.
+    console.print(f"[bold red]error:[/] {escape(error.format_message())}", markup=True)
 
 
 def _watch_sources(paths: list[Path], sources: tuple[Path, ...], settings: Settings, interval: float) -> None:
@@ -285,8 +288,7 @@ def _watch_sources(paths: list[Path], sources: tuple[Path, ...], settings: Setti
                 report = generate(sources, settings)
                 console.print(f"Sources changed: {len(report.render.written)} pages rewritten")
             except DigestError as error:
-                # The preview keeps running: the next save may fix the source.
-                console.print(f"[bold red]error:[/] {escape(error.format_message())}", markup=True)
+                _preview_error(error)
 
 
 if __name__ == "__main__":

@@ -225,10 +225,16 @@ def _ends_open(text: str) -> bool:
     return bool(re.search(r"(?<![/.:\w])[a-z]{2,}$", text)) and not _URL.search(text[-120:])
 
 
-def _names(text: str) -> frozenset[str]:
-    return frozenset(
-        name.rstrip("s") if name.endswith("s") and name[:-1].isupper() else name for name in _ACRONYM.findall(text)
-    )
+def _names(found: list[str]) -> frozenset[str]:
+    return frozenset(name.rstrip("s") if name.endswith("s") and name[:-1].isupper() else name for name in found)
+
+
+def _repeated(found: list[str]) -> frozenset[str]:
+    counts: dict[str, int] = {}
+    for name in found:
+        if len(name) > 2:
+            counts[name] = counts.get(name, 0) + 1
+    return frozenset(name for name, n in counts.items() if n > 1)
 
 
 @dataclass(frozen=True)
@@ -237,6 +243,8 @@ class Profile:
 
     text: str
     names: frozenset[str]
+    #: Names it uses more than once, as written.
+    repeated: frozenset[str]
     defined: frozenset[str]
     words: frozenset[str]
     contribution: bool
@@ -254,9 +262,11 @@ def profile(text: str, model: Model | None = None, opening: float | None = None,
         opening = model.start.logit(opening_tokens(first_sentence(text)))
     if closing is None:
         closing = model.end.logit(closing_tokens(last_sentence(text)))
+    found = _ACRONYM.findall(text)
     return Profile(
         text=text,
-        names=_names(text),
+        names=_names(found),
+        repeated=_repeated(found),
         defined=frozenset(name.rstrip("s") for name in _DEFINED.findall(text)),
         words=frozenset(word for word in _WORD.findall(text.lower()) if word not in model.common),
         contribution=_states_contribution(text),
@@ -330,7 +340,7 @@ def features(before: Sequence[Profile], current: Profile, common: frozenset[str]
         "refers_back": float(bool(_REFERS_BACK.search(opening_sentence))),
         "definite_back": float(_refers_to(opening_sentence, before_words)),
         # Names it repeats that the abstract before never used: a paragraph about a thing of its own.
-        "own_names": min(len(_repeated_names(text) - before_names), 2) / 2,
+        "own_names": min(len(current.repeated - before_names), 2) / 2,
     }
 
 
@@ -344,10 +354,10 @@ _OVERRULED = ("prev_comma", "lowercase")
 def decide(before: Sequence[Profile], current: Profile, model: Model | None = None) -> Decision:
     """Decide whether paragraph `current` goes on from the abstract whose paragraphs are `before`."""
     model = model or load_model()
-    values = features(before, current, model.common)
     if any(current.text == paragraph.text for paragraph in before):
         # The same text again is a duplicate abstract (the reader merges and reports it), never a continuation.
         return Decision(False, -math.inf)
+    values = features(before, current, model.common)
     for rule in RULES:
         if values[rule] and not (rule in _OVERRULED and _reads_whole(before[-1].text, current)):
             return Decision(True, math.inf, REASONS[rule])
@@ -358,14 +368,6 @@ def decide(before: Sequence[Profile], current: Profile, model: Model | None = No
         return Decision(False, score)
     named = sorted((-round(v, 6), name) for name, v in parts.items() if name in REASONS and v > 0)
     return Decision(True, score, REASONS[named[0][1]] if named else "reads as part of the abstract before")
-
-
-def _repeated_names(text: str) -> set[str]:
-    counts: dict[str, int] = {}
-    for name in _ACRONYM.findall(text):
-        if len(name) > 2:
-            counts[name] = counts.get(name, 0) + 1
-    return {name for name, n in counts.items() if n > 1}
 
 
 def _refers_to(sentence: str, before_words: frozenset[str]) -> bool:
@@ -433,15 +435,15 @@ def group(
 
 def _decision(before: list[int], index: int, paragraphs: Sequence[str], profile_of: Callable[[int], Profile],
               model: Model, memo: Memo | None) -> Decision:
-    key = entry_key("paragraph", [paragraphs[i] for i in before], paragraphs[index]) if memo is not None else ""
-    if memo is not None:
-        kept = memo.get(key)
-        # What does not decode is worked out again, never trusted.
-        if isinstance(kept, list) and len(kept) == 2 and isinstance(kept[0], bool) and isinstance(kept[1], str):
-            return Decision(kept[0], 0.0, kept[1])
+    if memo is None:
+        return decide([profile_of(i) for i in before], profile_of(index), model)
+    key = entry_key("paragraph", [paragraphs[i] for i in before], paragraphs[index])
+    kept = memo.get(key)
+    # What does not decode is worked out again, never trusted.
+    if isinstance(kept, list) and len(kept) == 2 and isinstance(kept[0], bool) and isinstance(kept[1], str):
+        return Decision(kept[0], 0.0, kept[1])
     decision = decide([profile_of(i) for i in before], profile_of(index), model)
-    if memo is not None:
-        memo.put(key, [decision.joins, decision.reason])
+    memo.put(key, [decision.joins, decision.reason])
     return decision
 
 
