@@ -71,6 +71,9 @@ class Settings:
     search: str = "auto"
     #: Digest size from which "auto" search switches to Pagefind.
     pagefind_min_papers: int = 500
+    #: Papers per part of the Pagefind index: a rebuild re-indexes only the parts whose papers changed,
+    #: and a reader's search fetches a little of every part (keep parts few: 3 at 20,000 papers).
+    search_part_size: int = 7000
     #: Rebuild only the changed pages (MkDocs --dirty) when the site uses Pagefind and its setup is unchanged.
     incremental: bool = True
     #: Processes (and threads) that share the per-paper work of large digests (0: one per core).
@@ -137,6 +140,7 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "related_count": (0, None),
     "listing_size": (20, None),
     "pagefind_min_papers": (0, None),
+    "search_part_size": (10, None),
     "workers": (0, None),
 }
 

@@ -59,3 +59,21 @@ def test_records_are_written_for_pagefind_digests_only_and_never_published(setti
     )
     generate([source], dataclasses.replace(settings, search="material"))  # switching back removes them
     assert not (settings.docs_path / RECORDS_FILE).exists()
+
+
+def test_records_split_into_parts_in_order_and_an_edit_changes_one_parts_hash(tmp_path) -> None:
+    from generator.build.pagefind import read_parts
+
+    lines = [json.dumps({"url": f"papers/p{n}/", "title": f"T{n}", "text": "x", "tags": []}) for n in range(25)]
+    records = tmp_path / RECORDS_FILE
+    records.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    parts = read_parts(records, 10)
+    assert [p.folder for p in parts] == ["pagefind", "pagefind-2", "pagefind-3"]
+    assert [len(p.lines) for p in parts] == [10, 10, 5] and parts[2].lines[-1] == lines[-1]
+    assert read_parts(records, 10) == parts  # the hashes are stable
+    lines[12] = lines[12].replace("T12", "T12 edited")
+    records.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    edited = read_parts(records, 10)
+    assert [a.digest == b.digest for a, b in zip(parts, edited, strict=True)] == [True, False, True]
+    records.write_text("", encoding="utf-8")
+    assert [p.folder for p in read_parts(records, 10)] == ["pagefind"]  # always one part

@@ -11,7 +11,8 @@ own `--dirty` renders only the pages whose Markdown is newer than their HTML
 built-in search cannot be rebuilt that way (its index would hold only the
 re-rendered pages), nor can a change of mkdocs.yml, the theme overrides or the
 engine versions: those build in full. Either way, Pagefind indexes the
-generator's search records (generator/build/pagefind.py) while MkDocs runs.
+generator's search records (generator/build/pagefind.py) while MkDocs runs:
+in parts, and a dirty build indexes again only the parts whose records changed.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ..errors import DigestError
 from ..model import GENERATED_FOLDERS
 from ..settings import ENGINES, Settings
 from ..stamps import files_digest, read_stamp, write_stamp
-from .pagefind import RECORDS_FILE, index_records
+from .pagefind import RECORDS_FILE, Part, index_part, install_parts, read_parts
 
 log = logging.getLogger(__name__)
 
@@ -117,32 +118,44 @@ def _timed(timings: dict[str, float], name: str, work, *args):
 
 def _mkdocs_and_search(
     settings: Settings, config: Path, site: Path, engine: str, timings: dict[str, float], dirty: bool = False,
-    keep_index: bool = False,
-) -> str:
-    """Run MkDocs into `site`; with Pagefind, index the search records meanwhile into site/pagefind/.
+    indexed: dict[str, str] | None = None,
+) -> tuple[str, dict[str, str]]:
+    """Run MkDocs into `site`; with Pagefind, index the search records meanwhile into its index parts.
 
-    With `keep_index` (a dirty build whose search records are unchanged), the
-    index already in `site` is kept: MkDocs --dirty leaves site/pagefind/ alone.
+    `indexed` maps the parts already in `site` (a dirty build) to their records'
+    hashes: a part whose records are unchanged is kept, since MkDocs --dirty
+    leaves its folder alone. Return MkDocs' output and the parts' hashes now.
     """
-    if engine != "pagefind" or keep_index:
-        return _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty)
+    if engine != "pagefind":
+        return _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty), {}
+    parts = read_parts(settings.docs_path / RECORDS_FILE, settings.search_part_size)
+    known = indexed or {}
+    changed = [p for p in parts if known.get(p.folder) != p.digest or not (site / p.folder).is_dir()]
+    hashes = {part.folder: part.digest for part in parts}
+    if not changed:
+        output = _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty)
+        install_parts(site, site, parts, [])  # drops parts that are gone
+        return output, hashes
     index = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=site.parent))
     try:
-        # MkDocs renders on one core; Pagefind indexes the records on the other.
+        # MkDocs renders on one core; Pagefind indexes the changed parts on the other.
         with ThreadPoolExecutor(1) as pool:
-            search = pool.submit(_timed, timings, "search", index_records, settings.docs_path / RECORDS_FILE,
-                                 index / "pagefind")
+            search = pool.submit(_timed, timings, "search", _index_parts, changed, index)
             try:
                 output = _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty)
             finally:
                 search.exception()  # wait for it either way
             search.result()
-        # A fresh index each time: entries of pages that are gone must not linger.
-        shutil.rmtree(site / "pagefind", ignore_errors=True)
-        shutil.move(index / "pagefind", site / "pagefind")
+        # A full build's MkDocs --clean empties `site` first: the parts move in after it.
+        install_parts(index, site, parts, changed)
     finally:
         shutil.rmtree(index, ignore_errors=True)
-    return output
+    return output, hashes
+
+
+def _index_parts(parts: list[Part], folder: Path) -> None:
+    for part in parts:
+        index_part(part, folder / part.folder)
 
 
 def build_site(settings: Settings, engine: str, force: bool = False) -> BuildResult:
@@ -167,17 +180,16 @@ def build_site(settings: Settings, engine: str, force: bool = False) -> BuildRes
     incremental = (
         settings.incremental and not force and engine == "pagefind" and site.is_dir() and stamp.get("setup") == setup
     )
-    records = settings.docs_path / RECORDS_FILE
-    searched = files_digest([records], root=settings.docs_path, content=True) if records.exists() else ""
-    # An edit that changes no searchable text (a tag page, a related list) keeps the index.
-    keep_index = incremental and searched == stamp.get("search") and (site / "pagefind").is_dir()
     # Until this build succeeds, the stamp must not vouch for the site.
     stamp_path.unlink(missing_ok=True)
     timings: dict[str, float] = {}
     if incremental:
-        output = _build_in_place(settings, config, site, timings, keep_index)
+        # Parts indexed by the last build, by folder: an edit re-indexes only the parts it changed.
+        recorded = stamp.get("search")
+        previous = {str(k): str(v) for k, v in recorded.items()} if isinstance(recorded, dict) else {}
+        output, searched = _build_in_place(settings, config, site, timings, previous)
     else:
-        output = _build_and_swap(settings, config, site, engine, timings)
+        output, searched = _build_and_swap(settings, config, site, engine, timings)
     write_stamp(stamp_path, {"tree": fingerprint, "setup": setup, "engine": engine, "search": searched})
     return BuildResult(skipped=False, site_dir=site, output=output, incremental=incremental, timings=timings)
 
@@ -200,11 +212,13 @@ def _mkdocs(settings: Settings, config: Path, site: Path, engine: str, dirty: bo
     return process.stderr
 
 
-def _build_and_swap(settings: Settings, config: Path, site: Path, engine: str, timings: dict[str, float]) -> str:
+def _build_and_swap(
+    settings: Settings, config: Path, site: Path, engine: str, timings: dict[str, float]
+) -> tuple[str, dict[str, str]]:
     site.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{site.name}-", dir=site.parent))
     try:
-        output = _mkdocs_and_search(settings, config, staging, engine, timings)
+        output, searched = _mkdocs_and_search(settings, config, staging, engine, timings)
     except DigestError as error:
         shutil.rmtree(staging, ignore_errors=True)
         raise DigestError(f"The site build failed; the previous site is unchanged.\n{error}") from None
@@ -217,14 +231,15 @@ def _build_and_swap(settings: Settings, config: Path, site: Path, engine: str, t
     site.chmod(0o755)
     if previous is not None:
         shutil.rmtree(previous, ignore_errors=True)
-    return output
+    return output, searched
 
 
 def _build_in_place(
-    settings: Settings, config: Path, site: Path, timings: dict[str, float], keep_index: bool
-) -> str:
+    settings: Settings, config: Path, site: Path, timings: dict[str, float], indexed: dict[str, str]
+) -> tuple[str, dict[str, str]]:
     try:
-        output = _mkdocs_and_search(settings, config, site, "pagefind", timings, dirty=True, keep_index=keep_index)
+        output, searched = _mkdocs_and_search(settings, config, site, "pagefind", timings, dirty=True,
+                                              indexed=indexed)
         removed = remove_stale_pages(site, settings.docs_path)
         log.info("incremental build: removed %d stale files", len(removed))
     except DigestError as error:
@@ -232,4 +247,4 @@ def _build_in_place(
         raise DigestError(
             f"Incremental build failed; run `paper-digest build --force` for a full build.\n{error}"
         ) from None
-    return output
+    return output, searched

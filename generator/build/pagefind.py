@@ -7,18 +7,29 @@ Pagefind CLI over them while MkDocs renders the real pages: the index no
 longer waits for the site, and Pagefind reads a few hundred bytes of markup
 per paper instead of a whole themed page.
 
+The index is split into parts of `search_part_size` records each, in input
+order: `pagefind/` holds the first part and Pagefind's runtime, `pagefind-2/`,
+`pagefind-3/`, ... the others, merged in the browser (Pagefind's `mergeIndex`),
+and `pagefind/parts.json` lists them. A rebuild indexes again only the parts
+whose records changed: an edited abstract re-indexes one part, papers added at
+the end of the digest the last part and any new one. Parts stay few because
+each one adds its own index chunks to a reader's search.
+
 (Pagefind's Python API would take the records directly, but its service
 answers one request per 0.1 s: 20,000 papers would take over half an hour.)
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 
 from ..errors import DigestError
@@ -26,6 +37,8 @@ from ..model import Paper
 
 #: The search records, one JSON object per line, in the docs dir (dotfiles are not published).
 RECORDS_FILE = ".paper-digest-search.jsonl"
+#: In the first part's folder: the site paths of the other parts, which the search box merges.
+PARTS_FILE = "parts.json"
 
 
 def search_records(papers: list[Paper]) -> str:
@@ -39,6 +52,10 @@ def search_records(papers: list[Paper]) -> str:
         for p in papers
     ]
     return "".join(line + "\n" for line in lines)
+
+
+#: Bump when `record_page` changes what Pagefind sees: every index part is then made again.
+_PAGE_FORMAT = 1
 
 
 def record_page(record: dict) -> str:
@@ -63,13 +80,41 @@ def _page_path(url: str) -> Path:
     return Path(*parts) / "index.html"
 
 
-def index_records(records_file: Path, output: Path) -> None:
-    """Index the search records with Pagefind into the folder `output` (replaced)."""
+def part_folder(number: int) -> str:
+    """Return the site folder of index part `number` (0: the first, which also holds Pagefind's runtime)."""
+    return "pagefind" if number == 0 else f"pagefind-{number + 1}"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of the search index: its site folder, its records' lines and their hash."""
+
+    folder: str
+    lines: tuple[str, ...]
+    digest: str
+
+
+def read_parts(records_file: Path, part_size: int) -> list[Part]:
+    """Split the search records into parts of `part_size` lines, in order (always at least one part)."""
     try:
-        lines = records_file.read_text(encoding="utf-8").splitlines()
-        records = [json.loads(line) for line in lines if line]
-    except (OSError, ValueError) as exc:
+        lines = [line for line in records_file.read_text(encoding="utf-8").splitlines() if line]
+    except (OSError, UnicodeDecodeError) as exc:
         raise DigestError(f"{records_file}: cannot read the search records ({exc}); generate again") from exc
+    chunks = [lines[start : start + part_size] for start in range(0, len(lines), part_size)] or [[]]
+    # A part is as good as its records, the page each becomes and the indexer's version.
+    made_by = f"{_PAGE_FORMAT} pagefind {version('pagefind')}\n"
+    return [
+        Part(part_folder(n), tuple(chunk), hashlib.sha256((made_by + "\n".join(chunk)).encode("utf-8")).hexdigest())
+        for n, chunk in enumerate(chunks)
+    ]
+
+
+def index_part(part: Part, output: Path) -> None:
+    """Index one part's records with Pagefind into the folder `output` (replaced)."""
+    try:
+        records = [json.loads(line) for line in part.lines]
+    except ValueError as exc:
+        raise DigestError(f"{RECORDS_FILE}: cannot read the search records ({exc}); generate again") from exc
     with tempfile.TemporaryDirectory(prefix="paper-digest-search-") as pages:
         for record in records:
             path = Path(pages) / _page_path(record["url"])
@@ -84,3 +129,21 @@ def index_records(records_file: Path, output: Path) -> None:
         process = subprocess.run(command, capture_output=True, text=True, check=False)
         if process.returncode != 0 or not (output / "pagefind.js").exists():
             raise DigestError(process.stderr.strip() or "pagefind wrote no index")
+
+
+def install_parts(indexed: Path, site: Path, parts: list[Part], changed: list[Part]) -> None:
+    """Move the freshly indexed `changed` parts from `indexed` into `site`; drop parts that are gone.
+
+    The parts list is written last, so it never names a folder that is not in place.
+    """
+    for part in changed:
+        shutil.rmtree(site / part.folder, ignore_errors=True)
+        shutil.move(indexed / part.folder, site / part.folder)
+    wanted = {part.folder for part in parts}
+    for stale in sorted(site.glob("pagefind-*")):
+        if stale.is_dir() and stale.name not in wanted:
+            shutil.rmtree(stale)
+    listing = json.dumps({"parts": [f"{part.folder}/" for part in parts[1:]]}) + "\n"
+    target = site / part_folder(0) / PARTS_FILE
+    if not target.exists() or target.read_text(encoding="utf-8") != listing:
+        target.write_text(listing, encoding="utf-8")

@@ -16,13 +16,29 @@
   var sequence = 0;
   var placeholder = meta.textContent;
 
+  // The index comes in parts (pagefind/, pagefind-2/, ...; pagefind/parts.json
+  // lists the others): a rebuild re-indexes only the parts whose papers changed.
+  function parts() {
+    return fetch(new URL("pagefind/parts.json", base).href).then(function (response) {
+      return response.ok ? response.json() : { parts: [] };
+    }).then(function (listing) {
+      return Array.isArray(listing.parts) ? listing.parts : [];
+    }, function () { return []; });
+  }
+
   function load() {
     if (!pagefind) {
-      pagefind = import(new URL("pagefind/pagefind.js", base).href).then(function (module) {
-        return module.options({ baseUrl: base.pathname }).then(function () {
+      var runtime = import(new URL("pagefind/pagefind.js", base).href);
+      pagefind = Promise.all([runtime, parts()]).then(function (loaded) {
+        var module = loaded[0];
+        // noWorker: the search runs on the page, so the first search does not
+        // also download Pagefind's worker script (about 40 KB).
+        return module.options({ baseUrl: base.pathname, noWorker: true }).then(function () {
           module.init();
-          return module;
-        });
+          return Promise.all(loaded[1].map(function (folder) {
+            return module.mergeIndex(new URL(folder, base).pathname, { baseUrl: base.pathname });
+          }));
+        }).then(function () { return module; });
       });
     }
     return pagefind;
@@ -83,8 +99,13 @@
       meta.textContent = placeholder;
       return;
     }
+    // Debounced here rather than with Pagefind's debouncedSearch, which fetches
+    // the index chunks of every partial word typed ("o", "of", "off", ...):
+    // only the words of the query the reader stops at are fetched.
     load().then(function (module) {
-      return module.debouncedSearch(query, {}, 120);
+      return new Promise(function (resolve) { setTimeout(resolve, 120); }).then(function () {
+        return mine === sequence ? module.search(query) : null;
+      });
     }).then(function (result) {
       if (result === null || mine !== sequence) return null;
       return Promise.all(result.results.slice(0, 10).map(function (r) { return r.data(); })).then(function (items) {

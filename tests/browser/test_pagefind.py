@@ -57,6 +57,8 @@ def test_a_pagefind_site_never_fetches_materials_own_index(page, pagefind_site) 
     page.wait_for_load_state("networkidle")
     assert any("/pagefind/" in url for url in fetched)
     assert not [url for url in fetched if "/search/search_index" in url or "/workers/search" in url]
+    # Pagefind searches on the page: its worker script is not downloaded.
+    assert not [url for url in fetched if "pagefind-worker" in url]
 
 
 def test_typing_a_method_name_shows_it_and_the_keyboard_opens_it(page, pagefind_site) -> None:
@@ -210,3 +212,63 @@ def test_an_incremental_build_keeps_the_index_when_no_searchable_text_changed(tm
     source.write_text(source.read_text(encoding="utf-8").replace("replay", "replay buffers"), encoding="utf-8")
     again = build_site(fewer, generate([source], fewer).engine)
     assert again.incremental and "search" in again.timings
+
+
+def part_files(site) -> dict[str, dict[str, int]]:
+    """Return every index part's files with their modification times, by part folder."""
+    return {
+        folder.name: {p.relative_to(folder).as_posix(): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+        for folder in sorted(site.glob("pagefind*"))
+    }
+
+
+def test_an_index_in_parts_finds_every_part_and_an_edit_reindexes_only_its_part(page, tmp_path) -> None:
+    project = copy_project(tmp_path / "project")
+    source = project / "in" / "digest.txt"
+    source.parent.mkdir()
+    # The default corpus (57 papers) in parts of 20: pagefind/, pagefind-2/, pagefind-3/.
+    settings = dataclasses.replace(load_settings(project), search="pagefind", search_part_size=20)
+    report = generate([DEFAULT_CORPUS], settings)
+    build_site(settings, report.engine)
+    site = settings.site_path
+    assert sorted(part_files(site)) == ["pagefind", "pagefind-2", "pagefind-3"]
+    listing = json.loads((site / "pagefind" / "parts.json").read_text(encoding="utf-8"))
+    assert listing == {"parts": ["pagefind-2/", "pagefind-3/"]}
+    last = report.papers[-1]  # indexed in the third part
+    server = serve(site)
+    try:
+        _, first = search(page, server.url, last.title)
+        assert last.title in first.inner_text()
+        first.locator("a").first.click()
+        page.wait_for_url(lambda url: f"/{last.url}" in url, wait_until="commit")
+        page.locator("h1", has_text=last.title[:40]).wait_for()
+        assert page.watch.errors == [] and page.watch.outside == []
+    finally:
+        server.stop()
+
+    # Edit the last paper's abstract (a text digest, so its page and search record change).
+    texts = [p.abstract for p in report.papers]
+    texts[-1] = texts[-1] + " We also report zorblaxian ablations."
+    source.write_text("Parts 2026 Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
+    build_site(settings, generate([source], settings).engine)
+    before = part_files(site)
+    texts[-1] = texts[-1].replace("zorblaxian", "quexotic")
+    source.write_text("Parts 2026 Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
+    edited = build_site(settings, generate([source], settings).engine)
+    assert edited.incremental and "search" in edited.timings
+    after = part_files(site)
+    assert after["pagefind"] == before["pagefind"] and after["pagefind-2"] == before["pagefind-2"]
+    assert after["pagefind-3"] != before["pagefind-3"]
+    server = serve(site)
+    try:
+        _, first = search(page, server.url, "quexotic")
+        assert page.locator(".md-search-result__item").count() == 1
+    finally:
+        server.stop()
+
+    # Fewer papers: the third part is gone from the site and from the list.
+    source.write_text("Parts 2026 Papers\n\n" + "\n\n".join(texts[:35]) + "\n", encoding="utf-8")
+    shrunk = build_site(settings, generate([source], settings).engine)
+    assert shrunk.incremental
+    assert sorted(part_files(site)) == ["pagefind", "pagefind-2"]
+    assert json.loads((site / "pagefind" / "parts.json").read_text(encoding="utf-8")) == {"parts": ["pagefind-2/"]}
