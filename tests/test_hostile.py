@@ -112,3 +112,31 @@ def test_bidi_and_control_characters_are_removed(site) -> None:
     for record in records:
         text = scan(page_of(settings, record)).article_text
         assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]", text), record["title"]
+
+
+def listing_pages(settings) -> list[Path]:
+    """Return every built tag and collection listing page (their entries are written as escaped HTML)."""
+    site = settings.site_path
+    return sorted(
+        p for p in [*(site / "tags").rglob("index.html"), *(site / "collections").rglob("index.html")]
+        if p.parent not in (site / "tags", site / "collections")
+    )
+
+
+def test_listing_pages_show_hostile_titles_and_summaries_as_text_only(site) -> None:
+    settings, _, records = site
+    pages = listing_pages(settings)
+    assert pages
+    shown = ""
+    for path in pages:
+        page = scan(path)
+        # Listings also break an entry's lines (title, summary, tags).
+        assert {tag for tag, _ in page.article_elements} <= ALLOWED_IN_ARTICLE | {"br"}, path
+        for tag, attrs in page.elements:
+            assert not [name for name in attrs if name.lower().startswith("on")], (path, tag)
+            assert not UNSAFE_URL.match(attrs.get("href") or ""), (path, tag)
+        shown += page.article_text
+    shown = " ".join(shown.split())
+    for record in records:
+        assert " ".join(record["title"].split()) in shown, record["title"]
+    assert "{{ 7*7 }}" in shown and "<script>" in shown  # template syntax and markup stay literal text

@@ -36,6 +36,14 @@ class ListingPage:
         return "../" * self.path.count("/")
 
     @property
+    def site_root(self) -> str:
+        """Return the relative prefix from this page's site address to the site root ("../../" for tags/x/).
+
+        For the HTML of a listing, whose links MkDocs does not rewrite: tags/x.md is served at tags/x/.
+        """
+        return "../" * (self.path.count("/") + 1)
+
+    @property
     def last(self) -> int:
         return self.first + len(self.papers) - 1
 
