@@ -20,7 +20,7 @@ from .enrich.tags import load_topics
 from .errors import DigestError, SettingsError
 from .model import Paper, Problem, Progress, no_progress
 from .read import expand_sources, read_sources
-from .render import RenderResult, generated_fingerprint, render_site
+from .render import PageStore, RenderResult, generated_fingerprint, render_site
 from .settings import SETTINGS_FILE, Settings, load_settings
 from .stamps import files_digest, read_stamp, write_stamp
 
@@ -28,6 +28,8 @@ from .stamps import files_digest, read_stamp, write_stamp
 STAMP = ".paper-digest/generate.json"
 #: Each abstract's analysis from the last run (see cache.py).
 CACHE = ".paper-digest/analysis-cache.json"
+#: The paper pages the last run wrote, by key (see render/sync.py).
+PAGES = ".paper-digest/pages.json"
 #: Bump when the stamp's layout changes.
 _STAMP_VERSION = 2
 
@@ -146,7 +148,9 @@ def generate(
     cache.save()
     timings["enrich"] = time.perf_counter() - start
     start = time.perf_counter()
-    rendered = render_site(papers, settings, progress)
+    # The templates count as well as the code: a page is reused only if both are the same.
+    pages = PageStore(settings.resolve(PAGES), settings.docs_path, inputs_key([], settings, fingerprint))
+    rendered = render_site(papers, settings, progress, pages)
     timings["render"] = time.perf_counter() - start
     engine = settings.search_engine(len(papers))
     report = GenerateReport(papers, read.problems, read.files, rendered, timings, engine=engine)

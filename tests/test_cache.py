@@ -102,3 +102,47 @@ def test_the_site_is_byte_identical_with_and_without_the_cache(tmp_path: Path, s
     assert _generated(warm) == _generated(cold)
     # Every paper came from the cache: the run after an edit analyses only what changed.
     assert report.papers and json.loads((warm / CACHE).read_text(encoding="utf-8").split("\n", 1)[1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("copies", [1, 18], ids=["default corpus", "1,026 papers (forked workers)"])
+def test_pages_taken_back_after_an_edit_give_the_same_site_as_a_fresh_run(tmp_path: Path, copies: int) -> None:
+    from generator.pipeline import PAGES, generate
+    from generator.read import read_sources
+    from generator.settings import load_settings
+    from tests.conftest import DEFAULT_CORPUS, copy_project
+
+    base = [p.abstract for p in read_sources([DEFAULT_CORPUS], load_settings(tmp_path)).papers]
+    texts = [t if n == 0 else f"{t} Variant {n}." for n in range(copies) for t in base]
+
+    def write(project: Path, abstracts: list[str]) -> Path:
+        source = project / "in" / "digest.txt"
+        source.parent.mkdir(exist_ok=True)
+        source.write_text("Store 2026 Papers\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+        return source
+
+    edited = [*texts]
+    edited[3] = edited[3] + " We also release the code."
+    incremental = copy_project(tmp_path / "incremental")
+    generate([write(incremental, texts)], load_settings(incremental))
+    assert (incremental / PAGES).exists()
+    report = generate([write(incremental, edited)], load_settings(incremental))
+    fresh = copy_project(tmp_path / "fresh")
+    generate([write(fresh, edited)], load_settings(fresh))
+    assert _generated(incremental) == _generated(fresh)
+    # Most paper pages were taken back instead of rendered; only the edited one and its neighbours changed.
+    assert report.render.reused > 0.7 * len(texts)
+    assert len([p for p in report.render.written if p.startswith("papers/")]) < 0.2 * len(texts)
+
+    # A page edited by hand is rendered again, not trusted; so is every page under a damaged store.
+    page = incremental / "site_src" / report.papers[0].path
+    original = page.read_bytes()
+    page.write_bytes(original.replace(b"Paper id", b"Paper ID"))
+    (incremental / "site_src" / ".paper-digest-manifest.json").touch()  # the run is not skipped as unchanged
+    generate([write(incremental, texts)], load_settings(incremental))
+    generate([write(incremental, edited)], load_settings(incremental))
+    assert _generated(incremental) == _generated(fresh)
+    (incremental / PAGES).write_text('{"version": 1, "fingerprint": 3, "pages": [', encoding="utf-8")
+    generate([write(incremental, texts)], load_settings(incremental))
+    generate([write(incremental, edited)], load_settings(incremental))
+    assert _generated(incremental) == _generated(fresh)

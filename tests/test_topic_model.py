@@ -212,8 +212,9 @@ def test_the_default_digest_has_covered_papers_and_pages_of_fair_size() -> None:
         for tag in tags:
             sizes[tag.slug] = sizes.get(tag.slug, 0) + 1
     # 57 diverse papers: a topic only two of them share, with no parent to fold into, is folded away,
-    # so not every paper keeps one (41 of 57 measured with parents; 36 before them).
-    assert sum(1 for tags in topics if tags) >= 0.7 * len(papers)
+    # so not every paper keeps one (44 of 57 measured since a capped topic stays on the papers it is
+    # the only topic of; 41 with parents; 36 before them).
+    assert sum(1 for tags in topics if tags) >= 0.75 * len(papers)
     assert min(sizes.values()) >= 3
     assert max(sizes.values()) <= 0.15 * len(papers)
 

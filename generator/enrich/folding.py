@@ -85,8 +85,9 @@ def fold_topics(
     topic's slug to the parent's name and slug) when it has one: its papers
     show the broader topic, with the narrower one named in the evidence.
 
-    A topic over the cap keeps its most confident papers; ties are broken by
-    `keys` (the paper ids), so the result does not depend on the input order.
+    A topic over the cap keeps its most confident papers, those for which it is
+    the only topic shown first; ties are broken by `keys` (the paper ids), so
+    the result does not depend on the input order.
     Tags in `pinned` (per paper) are the user's choice and are never folded.
     A paper left with no topic gets the first of its topics or `reserves` whose
     topic is shown and has room, or else one it shares with enough papers to
@@ -103,10 +104,12 @@ def fold_topics(
         keep_members: dict[str, set[int]] = {}
         for slug, size in sizes.items():
             if size > cap:
+                # Papers for which it is the only topic shown keep it first: the others keep theirs.
                 members = sorted(
-                    (-tag.confidence, keys[i], i) for i, tags in enumerate(current) for tag in tags if tag.slug == slug
+                    (_shows_another(tags, slug, sizes, min_papers), -tag.confidence, keys[i], i)
+                    for i, tags in enumerate(current) for tag in tags if tag.slug == slug
                 )
-                keep_members[slug] = {i for _, _, i in members[:cap]}
+                keep_members[slug] = {i for *_, i in members[:cap]}
         folded = []
         for i, tags in enumerate(current):
             mine = pinned[i] if pinned else set()
@@ -126,6 +129,11 @@ def fold_topics(
     original = [_with_parents(tags, parents) for tags in topics_per_paper]
     spares = [_with_parents(spare, parents) for spare in reserves]
     return _fill_from_reserves(current, original, spares, keys, (min_papers, cap, max_per_paper))
+
+
+def _shows_another(tags: list[Tag], slug: str, sizes: Counter[str], min_papers: int) -> bool:
+    """Return whether a paper has a topic besides `slug` with enough papers to be shown."""
+    return any(tag.slug != slug and sizes[tag.slug] >= min_papers for tag in tags)
 
 
 def _as_parent(tag: Tag, parent: tuple[str, str]) -> Tag:

@@ -20,15 +20,16 @@ from .feeds import atom_feed, newest, paper_date
 from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
 from .listings import paginate
 from .markdown import front_matter_string, make_environment
-from .paper_pages import PaperPages, paper_pages_started
+from .paper_pages import PageMemo, PaperPages, paper_pages_started
 from .payloads import filter_json, map_json, papers_json
-from .sync import MANIFEST, RenderResult, generated_fingerprint, write_files
+from .sync import MANIFEST, PageStore, RenderResult, generated_fingerprint, write_files
 from .trends import changes, collection_order, given_areas, shares
 
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "MANIFEST", "RenderResult", "front_matter_string", "generated_fingerprint", "render_pages", "render_site",
+    "MANIFEST", "PageStore", "RenderResult", "front_matter_string", "generated_fingerprint", "render_pages",
+    "render_site",
 ]
 
 
@@ -36,11 +37,16 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8")
 
 
-def render_pages(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> dict[str, bytes]:
+def render_pages(
+    papers: list[Paper], settings: Settings, progress: Progress = no_progress, memo: PageMemo | None = None,
+    fingerprint: str = "",
+) -> dict[str, bytes]:
     """Render every generated file to UTF-8, keyed by path relative to the docs dir.
 
     Kept as bytes: a text with one emoji is stored at four bytes per character
     as a Python string, and 20,000 papers render to about 400 MB of Markdown.
+    With `memo` (the last run's paper pages, whose templates and code hash to
+    `fingerprint`), a paper page whose inputs did not change is taken from it.
     """
     env = make_environment(settings.resolve(settings.templates_dir))
     collections = collections_of(papers)
@@ -60,7 +66,9 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
     files: dict[str, bytes] = {}
     # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
     entries = {paper.id: bibtex_entry(paper) for paper in papers}
-    pages = PaperPages(env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries)
+    pages = PaperPages(
+        env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo, fingerprint
+    )
     # The paper pages render (on other cores, for large digests) while this renders the rest.
     with paper_pages_started(pages, papers, settings.forked_workers(len(papers))) as batches:
         progress("Rendering pages", 0, len(papers))
@@ -114,7 +122,10 @@ def render_pages(papers: list[Paper], settings: Settings, progress: Progress = n
             files[group.tag.bib_path] = _utf8(bibtex_file(list(group.papers), entries))
         done = 0
         for batch in batches:
-            files.update(batch)
+            for path, data, key, reused in batch:
+                files[path] = data
+                if memo is not None:
+                    memo.record(path, key, reused)
             done += len(batch)
             progress("Rendering pages", done, len(papers))
     # Read by the build stage: what Pagefind indexes.
@@ -181,9 +192,16 @@ def _feeds(papers: list[Paper], groups: list[TagGroup], title: str, settings: Se
     return feeds
 
 
-def render_site(papers: list[Paper], settings: Settings, progress: Progress = no_progress) -> RenderResult:
-    """Render the papers into the docs dir; return what was written and deleted."""
-    files = render_pages(papers, settings, progress)
-    result = write_files(files, settings.docs_path)
+def render_site(
+    papers: list[Paper], settings: Settings, progress: Progress = no_progress, pages: PageStore | None = None
+) -> RenderResult:
+    """Render the papers into the docs dir; return what was written and deleted.
+
+    `pages` (the last run's paper pages) spares rendering the pages whose inputs did not change.
+    """
+    files = render_pages(papers, settings, progress, pages, pages.fingerprint if pages else "")
+    result = write_files(files, settings.docs_path, pages.reused if pages else frozenset())
+    if pages is not None:
+        pages.save()
     log.info("rendered %d files: %d written, %d deleted", result.total, len(result.written), len(result.deleted))
     return result

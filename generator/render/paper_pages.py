@@ -1,16 +1,38 @@
-"""Paper pages, rendered in forked workers for large digests while the main process renders the rest."""
+"""Paper pages, rendered in forked workers for large digests while the main process renders the rest.
+
+A page whose inputs are the same as when it was last written (its key: the
+paper, its related papers' titles and links, its BibTeX entry, the templates
+and code) is read back from the docs dir instead of rendered, through a
+`PageMemo` the output edge provides: an edit re-renders a few pages, not all.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 from jinja2 import Template
 
 from ..model import Collection, Paper
 from .exports import code_fence
+
+#: What of `PaperPages.common` a paper page shows; the rest (the digest's size, every
+#: collection) changes with any added paper and must not make every page render again.
+PAGE_COMMON = ("digest_title", "paths", "search_engine")
+
+
+class PageMemo(Protocol):
+    """Pages written by the last run, by docs-dir path and key."""
+
+    def page(self, path: str, key: str) -> bytes | None:
+        """Return the page at `path` as the last run wrote it if its key was `key` and it is intact, else None."""
+
+    def record(self, path: str, key: str, reused: bool) -> None:
+        """Note the key of the page at `path` as rendered (or `reused`) now."""
 
 
 @dataclass(frozen=True)
@@ -23,29 +45,54 @@ class PaperPages:
     by_id: dict[str, Paper]
     entries: dict[str, str]
 
-    def render(self, paper: Paper) -> tuple[str, bytes]:
+    #: Pages of the last run, and a hash of the templates and code they were rendered with.
+    memo: PageMemo | None = None
+    fingerprint: str = ""
+
+    def render(self, paper: Paper) -> tuple[str, bytes, str, bool]:
+        """Return the page's path, its UTF-8 Markdown, its key ('' without a memo) and whether it was reused."""
         own = {tag.slug for tag in paper.tags}
         related = [
             (self.by_id[pid], [tag for tag in self.by_id[pid].tags if tag.slug in own])
             for pid in paper.related if pid in self.by_id
         ]
         bibtex = self.entries[paper.id]
+        collection = self.collections[paper.collection]
+        key = self._key(paper, related, bibtex, collection) if self.memo is not None else ""
+        if self.memo is not None:
+            kept = self.memo.page(paper.path, key)
+            if kept is not None:
+                return paper.path, kept, key, True
+        # Only what the key covers reaches the template (StrictUndefined: anything else fails loudly).
         text = self.template.render(
-            **self.common, paper=paper, collection=self.collections[paper.collection], related=related,
-            bibtex=bibtex, fence=code_fence(bibtex),
+            **{name: self.common[name] for name in PAGE_COMMON}, paper=paper, collection=collection,
+            related=related, bibtex=bibtex, fence=code_fence(bibtex),
         )
-        return paper.path, text.encode("utf-8")
+        return paper.path, text.encode("utf-8"), key, False
+
+    def _key(self, paper: Paper, related: list[tuple[Paper, list]], bibtex: str, collection: Collection) -> str:
+        # Everything the page shows, and nothing it does not: the map position moves
+        # every paper after any edit and no paper page shows it.
+        shown = (
+            replace(paper, position=(0.0, 0.0)),
+            [(other.title, other.path, [(t.name, t.path, t.kind) for t in shared]) for other, shared in related],
+            bibtex, collection, [(name, self.common[name]) for name in PAGE_COMMON],
+        )
+        digest = hashlib.blake2b(self.fingerprint.encode("utf-8"), digest_size=16)
+        digest.update(repr(shown).encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
 
 _PAGES_PER_JOB = 500
 # What the workers render from: set before they fork, read-only after.
 _WORKER_PAGES: tuple[PaperPages, list[Paper]] | None = None
 
 
-def _render_batch(pages: PaperPages, papers: list[Paper], start: int) -> list[tuple[str, bytes]]:
+def _render_batch(pages: PaperPages, papers: list[Paper], start: int) -> list[tuple[str, bytes, str, bool]]:
     return [pages.render(paper) for paper in papers[start : start + _PAGES_PER_JOB]]
 
 
-def _render_range(start: int) -> list[tuple[str, bytes]]:
+def _render_range(start: int) -> list[tuple[str, bytes, str, bool]]:
     assert _WORKER_PAGES is not None, "set before the workers fork"
     pages, papers = _WORKER_PAGES
     return _render_batch(pages, papers, start)
@@ -54,8 +101,8 @@ def _render_range(start: int) -> list[tuple[str, bytes]]:
 @contextmanager
 def paper_pages_started(
     pages: PaperPages, papers: list[Paper], workers: int
-) -> Iterator[Iterable[list[tuple[str, bytes]]]]:
-    """Start rendering every paper page; yield batches of (path, UTF-8 Markdown) in input order.
+) -> Iterator[Iterable[list[tuple[str, bytes, str, bool]]]]:
+    """Start rendering every paper page; yield batches of (path, UTF-8 Markdown, key, reused) in input order.
 
     With `workers` (forked processes sharing the papers and the compiled
     template), they start at once, so the caller renders the other pages meanwhile.

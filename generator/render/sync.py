@@ -8,6 +8,10 @@ file is rewritten only when its content changes.
 from __future__ import annotations
 
 import json
+import logging
+import os
+import tempfile
+from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +19,10 @@ from ..errors import DigestError
 from ..stamps import files_digest
 
 MANIFEST = ".paper-digest-manifest.json"
+#: Bump when the page store's layout changes.
+_PAGES_VERSION = 1
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -24,6 +32,8 @@ class RenderResult:
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     unchanged: int = 0
+    #: Paper pages taken back from the last run instead of rendered (counted in `unchanged`).
+    reused: int = 0
 
     @property
     def total(self) -> int:
@@ -41,8 +51,11 @@ def _sync_file(path: Path, data: bytes) -> bool:
     return True
 
 
-def write_files(files: dict[str, bytes], docs_dir: Path) -> RenderResult:
-    """Write generated files that changed; delete generated files no longer produced."""
+def write_files(files: dict[str, bytes], docs_dir: Path, same: Set[str] = frozenset()) -> RenderResult:
+    """Write generated files that changed; delete generated files no longer produced.
+
+    Files in `same` were read back from the docs dir just now (`PageStore`): they are not compared again.
+    """
     result = RenderResult()
     manifest_path = docs_dir / MANIFEST
     previous = _read_manifest(manifest_path)
@@ -56,7 +69,10 @@ def write_files(files: dict[str, bytes], docs_dir: Path) -> RenderResult:
     for folder in sorted({(docs_dir / rel).parent for rel in ordered}):
         folder.mkdir(parents=True, exist_ok=True)
     for rel in ordered:
-        if _sync_file(docs_dir / rel, files[rel]):
+        if rel in same:
+            result.unchanged += 1
+            result.reused += 1
+        elif _sync_file(docs_dir / rel, files[rel]):
             result.written.append(rel)
         else:
             result.unchanged += 1
@@ -96,3 +112,62 @@ def _remove_empty_parents(folder: Path, root: Path) -> None:
     while folder != root and folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()
         folder = folder.parent
+
+
+class PageStore:
+    """The paper pages the last run wrote: their keys, sizes and modification times (a `PageMemo`).
+
+    One JSON file under `.paper-digest/`. A page is taken back only when its
+    key (its inputs) is the same and the file in the docs dir is exactly as it
+    was written (size and modification time): a page edited by hand, or a
+    store that is missing, damaged or from other templates or code, means the
+    page is rendered again, never trusted.
+    """
+
+    def __init__(self, path: Path, docs_dir: Path, fingerprint: str) -> None:
+        self.path = path
+        self.docs_dir = docs_dir
+        self.fingerprint = fingerprint
+        self.keys: dict[str, str] = {}
+        self.reused: set[str] = set()
+        self._known: dict[str, list] = {}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("version") == _PAGES_VERSION and data.get("fingerprint") == fingerprint:
+                self._known = {k: v for k, v in data["pages"].items() if isinstance(v, list) and len(v) == 3}
+        except (OSError, ValueError, AttributeError, KeyError, TypeError) as exc:
+            if path.exists():
+                log.info("ignoring %s (%s)", path, exc.__class__.__name__)
+
+    def page(self, path: str, key: str) -> bytes | None:
+        known = self._known.get(path)
+        if known is None or known[0] != key:
+            return None
+        file = self.docs_dir / path
+        try:
+            stat = file.stat()
+            if [stat.st_size, stat.st_mtime_ns] != known[1:]:
+                return None
+            return file.read_bytes()
+        except OSError:
+            return None
+
+    def record(self, path: str, key: str, reused: bool) -> None:
+        self.keys[path] = key
+        if reused:
+            self.reused.add(path)
+
+    def save(self) -> None:
+        """Write the keys of the pages now in the docs dir, with their sizes and times (only when they changed)."""
+        pages = {}
+        for rel, key in sorted(self.keys.items()):
+            stat = (self.docs_dir / rel).stat()
+            pages[rel] = [key, stat.st_size, stat.st_mtime_ns]
+        if pages == self._known:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"version": _PAGES_VERSION, "fingerprint": self.fingerprint, "pages": pages}) + "\n"
+        handle, temporary = tempfile.mkstemp(prefix=".pages-", dir=self.path.parent)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, self.path)
