@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,16 @@ def test_search_finds_a_paper_by_its_own_page_not_by_the_lists_that_name_it(buil
     naming = {d["location"].split("#")[0] for d in index["docs"] if "visionreasoner" in d["text"].lower()}
     # Tag pages list it by design; other papers' related lists and BibTeX blocks are not indexed.
     assert {loc for loc in naming if loc.startswith("papers/")} == {own.url}
+
+
+def test_search_matches_a_paper_by_its_abstract_not_by_its_tag_evidence(built) -> None:
+    settings, _report = built
+    index = json.loads((settings.site_path / "search" / "search_index.json").read_text(encoding="utf-8"))
+    papers = [d for d in index["docs"] if d["location"].startswith("papers/")]
+    assert papers
+    # The "Why these tags?" note lists confidences and evidence words: a result must show the abstract.
+    shown = [d["location"] for d in papers if re.search(r"\((?:area|topic), confidence \d", d["text"])]
+    assert not shown and not [d for d in papers if "Why these tags" in d["text"]]
 
 
 def test_second_generate_writes_no_file_and_build_is_skipped(built) -> None:
