@@ -67,3 +67,10 @@ def test_a_paginated_site_builds_strictly_and_its_pages_link_to_each_other(proje
     link = re.search(r'class="pd-paper-link" href="([^"]+)"', third).group(1)
     assert link.startswith("../../../../papers/")
     assert (collection / "page" / "3" / link / "index.html").resolve().is_file()
+
+
+def test_counts_agree_with_their_noun() -> None:
+    from generator.render.markdown import counted
+
+    assert [counted(n, "paper") for n in (0, 1, 2, 1234)] == ["0 papers", "1 paper", "2 papers", "1,234 papers"]
+    assert counted(1, "research area") == "1 research area"

@@ -38,6 +38,11 @@ def web_url(url: str) -> str:
     return safe_url(url) if re.match(r"https?://[^\s<>]+$", url, re.I) else ""
 
 
+def counted(number: int, noun: str) -> str:
+    """Return "1 paper", "2 papers", "1,234 papers": the number with thousands separators and the noun agreeing."""
+    return f"{number:,} {noun if number == 1 else noun + 's'}"
+
+
 def make_environment(templates_dir: Path) -> Environment:
     """Return the Jinja2 environment for Markdown templates."""
     if not templates_dir.is_dir():
@@ -52,6 +57,7 @@ def make_environment(templates_dir: Path) -> Environment:
         autoescape=select_autoescape(enabled_extensions=(), default=False),
     )
     env.filters.update(
-        md=paragraphs_to_markdown, md_text=escape_line, yaml=front_matter_string, attr=attr_text, web_url=web_url
+        md=paragraphs_to_markdown, md_text=escape_line, yaml=front_matter_string, attr=attr_text, web_url=web_url,
+        counted=counted,
     )
     return env
