@@ -38,6 +38,11 @@ from tests.conftest import ROOT, make_paper
         "LLM-Powered Agents for Chemistry",
         "The Importance of Being Lazy",
         "SyntheOcc: Synthesize Geometric-Controlled Street View Images",
+        # A question may open with a verb; a fronted phrase may open a list.
+        "Can Large Language Models Reason About Program Invariants?",
+        "On Cycles, Attackers and Supporters in Abstract Argumentation",
+        "To Prune, or Not to Prune: Exploring the Efficacy of Pruning for Model Compression",
+        "Scaling Laws for Neural Language Models, Where Data Matters Most?",
     ],
 )
 def test_clean_titles_have_no_defect(title: str) -> None:
@@ -100,6 +105,12 @@ def test_clean_titles_have_no_defect(title: str) -> None:
         ("Time Series Data Is Prevalent Across Numerous Fields", "sentence"),
         ("The Challenges of Establishing a Global Convergence Theory", "sentence"),
         ("A Unified View", "generic"),
+        ("SuperDiff: Is Scalable to Large Pre-Trained Diffusion Models", "fragment"),
+        ("AugCLIP: Yet Effective Evaluation Metric That Balances Preservation and Modification", "fragment"),
+        ("CellFlow: For Generation, a Flow-Based Conditional Generative Model", "fragment"),
+        ("Under Distribution Shifts, Deep Networks Exhibit a Surprising Phenomenon", "fragment"),
+        ("GenXD: Multiview-Temporal Modules, Which Disentangle Camera and Object Movements", "fragment"),
+        ("DiffusionNAG: Neural Architecture Search Automates", "ending"),
     ],
 )
 def test_broken_titles_are_named_by_their_defect(title: str, defect: str) -> None:
@@ -170,3 +181,28 @@ def test_colliding_inferred_titles_are_made_unique() -> None:
 
 def test_unique_titles_keep_distinct_titles_and_number_repeats() -> None:
     assert unique_titles(["A", "a", "B"], ["", "", ""]) == ["A (1)", "a (2)", "B"]
+
+
+@pytest.mark.parametrize(
+    ("lifted", "brief"),
+    [
+        ("AUTO-RT: Reinforcement Learning Framework Designed for Automatic Jailbreak Strategy Exploration",
+         "AUTO-RT: Reinforcement Learning Framework for Automatic Jailbreak Strategy Exploration"),
+        ("VisionReasoner: Unified Framework Capable of Reasoning and Solving Multiple Visual Perception Tasks",
+         "VisionReasoner: Unified Framework for Reasoning and Solving Multiple Visual Perception Tasks"),
+        ("NuRL: Nudging Method That Aims to Push the Upper Bound of LLM Reasoning",
+         "NuRL: Nudging Method to Push the Upper Bound of LLM Reasoning"),
+        ("VCWorld: Cell-Level White-Box Simulator That Integrates Structured Biological Knowledge",
+         "VCWorld: Cell-Level White-Box Simulator Integrating Structured Biological Knowledge"),
+        ("GEB: Exploration Bonus That Processes Rewards", "GEB: Exploration Bonus Processing Rewards"),
+        # Left alone: two verbs in a row, a clause after a verb, a plural noun after "That".
+        ("CurES: Training Method That Accelerates Convergence and Employs Bayesian Posterior Estimation",
+         "CurES: Training Method That Accelerates Convergence and Employs Bayesian Posterior Estimation"),
+        ("An Analysis That Shows That Models Fail", "An Analysis That Shows That Models Fail"),
+        ("Models That Are Robust to Noise", "Models That Are Robust to Noise"),
+    ],
+)
+def test_lifted_relative_clauses_are_said_as_a_title_says_them(lifted: str, brief: str) -> None:
+    from generator.enrich.titles.cleaning import compress
+
+    assert compress(lifted) == brief

@@ -39,7 +39,9 @@ _ENDING_VERBS = word_set(
     "become becomes lead leads yield yields consisting comprising during regarding containing involving "
     "concerning spanning applicable capable able due according compared designed tailored aimed "
     "trained pretrained pre-trained fine-tuned conditioned obtained derived applied aim aims powered driven "
-    "guided based known"
+    "guided based known automates enables improves achieves outperforms allows shows demonstrates requires "
+    "reduces increases enhances generates learns captures exploits solves predicts produces includes contains "
+    "supports operates occurs fails succeeds works spread"
 )
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
 _BAD_ENDINGS = ((SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}) | _ENDING_VERBS
@@ -65,7 +67,23 @@ _GENERIC = SMALL_WORDS | word_set(
     "benchmark dataset system technique algorithm pipeline paradigm strategy scheme mechanism "
     "training toolkit suite tool library agent architecture network module methods models frameworks"
 )
-_CLAUSE_STARTS = word_set("which that who whose where whereas while and or but")
+_CLAUSE_STARTS = word_set("which that who whose where whereas while and or but thus hence also")
+# "AugCLIP: Yet Effective Evaluation Metric": "simple yet effective" cut after "simple" (but "YaRN: Yet
+# Another RoPE Extension Method" is the name's own expansion).
+_YET_ADJECTIVES = word_set(
+    "effective efficient powerful simple accurate robust scalable strong practical flexible general lightweight "
+    "competitive principled expressive elegant versatile"
+)
+# "SuperDiff: Is Scalable to ...", "GenC: Can Be Used as ...": a predicate where a title should be
+# (a question, "Can LLMs Reason?", is a title).
+_VERB_STARTS = word_set("is are was were can could will would should may might does do has have had")
+# "CellFlow: For Generation, a Flow-Based ...", "Under Distribution Shifts, Deep Networks ...":
+# a sentence's fronted phrase. (Not a list after it: "On Cycles, Attackers and Supporters".)
+_FRONTED = re.compile(
+    r"^(?:For|In|On|With|By|From|At|Under|Through|Via|To)\s+(?:\S+\s+){0,2}\S+,\s(?!(?:.*\s)?(?:and|or)\s)"
+)
+# "GenXD: Multiview-Temporal Modules, Which Disentangle ...": a relative clause lifted from a sentence.
+_COMMA_CLAUSE = re.compile(r",\s+(?:where|which|whose|who|while|whereas)\s", re.I)
 # "... Results That Validate", "... Decision-Making Is Central": a clause cut after its verb.
 _CLAUSE_VERBS = word_set("that which who is are was were has have had")
 # "(1)", "(ii)", "(a)": an item of the abstract's own list, cut out of it.
@@ -199,9 +217,50 @@ def balance_brackets(text: str) -> str:
     return text.strip()
 
 
+# A relative clause lifted from a sentence, said as a title says it: "Framework Designed for X" and
+# "Framework Capable of X" -> "Framework for X"; "Method That Aims to X" -> "Method to X"; "Framework
+# That Integrates X" -> "Framework Integrating X" (when the "-ing" form is a word of the dictionary).
+_FOR_CLAUSE = re.compile(r"(?<=\w) (?:Designed|Tailored|Developed|Built|Intended|Specifically Designed) for ")
+_CAPABLE_OF = re.compile(r"(?<=\w) Capable of (?=\w+ing\b)")
+_AIMS_TO = re.compile(r"(?<=\w) (?:That|Which) (?:Aims|Seeks|Tries|Strives) to ")
+_THAT_VERB = re.compile(
+    r"\b((?:Framework|Method|Approach|Model|System|Pipeline|Algorithm|Benchmark|Dataset|Tool|Technique|"
+    r"Strategy|Paradigm|Architecture|Module|Mechanism|Network|Agent|Simulator|Metric|Loss|Objective|Scheme|"
+    r"Library|Platform|Suite|Environment|Procedure|Estimator|Policy|Encoder|Decoder|Layer|Regularizer|"
+    r"Attack|Defense|Protocol|Solver|Optimizer|Planner|Generator|Formulation|Criterion|Bonus)) "
+    r"(?:That|Which) ([A-Z][a-z]{2,}s) (?!(?:[Tt]hat|[Ii]s|[Aa]re)\b)"
+)
+
+
+_AND_VERB = re.compile(r"\s(?:and|or)\s[A-Z][a-z]+s\b")
+
+
+def _gerund(verb: str) -> str:
+    """Return the "-ing" form of a verb in the third person ("Integrates" -> "Integrating"), or ''."""
+    stem = verb[:-1].lower()
+    forms = [stem + "ing", stem[:-1] + "ing" if stem.endswith("e") else "", stem + stem[-1] + "ing"]
+    if stem.endswith(("sse", "she", "che", "xe", "ze")):
+        forms.insert(0, stem[:-1] + "ing")  # "Processes" -> "Processing"
+    words = dictionary()
+    known = next((form for form in forms if form and form in words), "")
+    return known.capitalize() if known else ""
+
+
+def compress(text: str) -> str:
+    """Return a title with its lifted relative clauses said briefly (see above); `text` is title-cased."""
+    text = _FOR_CLAUSE.sub(" for ", text)
+    text = _CAPABLE_OF.sub(" for ", text)
+    text = _AIMS_TO.sub(" to ", text)
+    match = _THAT_VERB.search(text)
+    # "... That Accelerates X and Employs Y": a second verb would be left in the third person.
+    if match is None or _AND_VERB.search(text, match.end()) or not _gerund(match.group(2)):
+        return text
+    return f"{text[: match.start()]}{match.group(1)} {_gerund(match.group(2))} {text[match.end():]}"
+
+
 def polish(text: str) -> str:
     """Return `text` as a clean title: no markup, balanced brackets, no dangling end, venue casing."""
-    text = balance_brackets(" ".join(title_case(text).split()))
+    text = compress(balance_brackets(" ".join(title_case(text).split())))
     text = _A_VOWEL.sub("An ", re.sub(r"\(\s*\)", "", text))
     # "Both X and Y" cut from "performs both X and Y": a title does not start with "Both".
     text = _LEADING_BOTH.sub("", text)
@@ -225,8 +284,9 @@ def title_defects(title: str) -> list[str]:
     or "both" without its "and"),
     "length" (not 3-16 words), "generic" (the part after "NAME: " has under two specific words, or a
     headline of at most five words that are all a field's words: "Large Language Models"),
-    "fragment" (a title or its description starting with "which", "that", "and", or holding a list
-    marker such as "(1)"), "sentence" (a
+    "fragment" (a title or its description starting with "which", "that", "and", "yet", a verb such as
+    "Is" or "Can" outside a question, or a sentence's fronted phrase "For Generation, ...", a relative
+    clause after a comma ", Which Enables ...", or holding a list marker such as "(1)"), "sentence" (a
     statement such as "X Is an Important Component" or "Deep Learning Has Advanced ..." instead of a title),
     "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
     """
@@ -272,6 +332,14 @@ def title_defects(title: str) -> list[str]:
     ) or (words and words[0] in _CUT_STARTS) or _LEADING_LIST.match(title) or _LIFTED.search(title) or (
         # "Even Though Memorization": a subordinate clause's opening.
         words[:2] in (["even", "though"], ["even", "if"], ["even", "when"])
+    ) or ("?" not in title and any(
+        words[i] in _VERB_STARTS and words[i + 1 : i + 2] != ["not"] for i in segment_starts if i < len(words)
+    )) or any(
+        words[i] == "yet" and words[i + 1 : i + 2] and words[i + 1] in _YET_ADJECTIVES
+        for i in segment_starts if i + 1 < len(words)
+    ) or (
+        any(_FRONTED.match(segment) for segment in title.split(": "))
+        or ("?" not in title and _COMMA_CLAUSE.search(title))
     ):
         # "WizardMath: Which Enhances ...": a relative clause where a description should be.
         defects.append("fragment")
