@@ -119,7 +119,8 @@ def search_bytes(site: Path, query: str = QUERY) -> tuple[int, int, float]:
             browser.close()
     finally:
         server.stop()
-    search = sum(n for url, n in fetched.items() if any(p in url for p in ("/pagefind/", "/search/", "/workers/")))
+    # "/pagefind" covers every part of the index: pagefind/, pagefind-2/, ...
+    search = sum(n for url, n in fetched.items() if any(p in url for p in ("/pagefind", "/search/", "/workers/")))
     return search, sum(fetched.values()), seconds
 
 
