@@ -111,6 +111,7 @@ def test_clean_titles_have_no_defect(title: str) -> None:
         ("Under Distribution Shifts, Deep Networks Exhibit a Surprising Phenomenon", "fragment"),
         ("GenXD: Multiview-Temporal Modules, Which Disentangle Camera and Object Movements", "fragment"),
         ("DiffusionNAG: Neural Architecture Search Automates", "ending"),
+        ("AuxDPO: The Superior Performance", "generic"),
     ],
 )
 def test_broken_titles_are_named_by_their_defect(title: str, defect: str) -> None:
@@ -206,3 +207,15 @@ def test_lifted_relative_clauses_are_said_as_a_title_says_them(lifted: str, brie
     from generator.enrich.titles.cleaning import compress
 
     assert compress(lifted) == brief
+
+
+def test_a_name_proposed_after_an_analysis_is_the_papers_own() -> None:
+    # "... allows us to propose X": the name comes late, after what the paper shows first.
+    abstract = (
+        "Preference optimization methods fine-tune language models on pairwise comparisons. We show that these "
+        "methods become misspecified when the reward cannot be realized by the policy class, which leads to "
+        "preference reversal. Our geometric analysis allows us to propose RevGuard, which adds auxiliary "
+        "variables to the objective and provably avoids the reversal. Experiments confirm the gains of RevGuard."
+    )
+    guess = infer_title(abstract)
+    assert guess.source == "named-method" and guess.title.startswith("RevGuard: "), guess

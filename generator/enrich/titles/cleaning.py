@@ -65,7 +65,9 @@ _TASK_WORDS = word_set("task tasks setting settings scenario scenarios")
 _GENERIC = SMALL_WORDS | word_set(
     "novel new simple effective efficient general unified first framework method approach model "
     "benchmark dataset system technique algorithm pipeline paradigm strategy scheme mechanism "
-    "training toolkit suite tool library agent architecture network module methods models frameworks"
+    "training toolkit suite tool library agent architecture network module methods models frameworks "
+    # "AuxDPO: The Superior Performance": the results sentence says how well, not what.
+    "superior superiority performance effectiveness efficacy advantage advantages benefits improvements results"
 )
 _CLAUSE_STARTS = word_set("which that who whose where whereas while and or but thus hence also")
 # "AugCLIP: Yet Effective Evaluation Metric": "simple yet effective" cut after "simple" (but "YaRN: Yet

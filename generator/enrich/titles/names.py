@@ -38,7 +38,8 @@ _NAME = r"(?:\d{1,2}(?=[A-Za-z0-9]*[A-Za-z]{2}))?[A-Za-z][A-Za-z0-9]*(?:[-.+][A-
 _CAPITALISED_NAME = r"(?=[\w.+-]*[A-Z])" + _NAME
 # (A lookahead on the first letter lets the scan skip most positions at once.)
 _INTRO = re.compile(
-    rf"(?=[WwTtOo])\b(?:[Ww]e|[Tt]his (?:paper|work)|[Oo]ur (?:work|paper))\s+(?:also\s+|further\s+|first\s+|then\s+)?"
+    rf"(?=[WwTtOoUu])\b(?:[Ww]e|[Tt]his (?:paper|work)|[Oo]ur (?:work|paper)|us to)\s+"
+    rf"(?:also\s+|further\s+|first\s+|then\s+)?"
     rf"{_VERBS}(?:s|d|ed)?\s+"
     rf"(?:(?:a|an|the)\s+)?(?:(?:new|novel|simple|unified|general|first|large-scale|scalable|lightweight|"
     rf"comprehensive|principled|efficient|effective)\s+)*"
@@ -108,9 +109,10 @@ NAME_FEATURES = (
     "one_capital", "in_first_sentence", "pattern_count", "lower_start", "plural", "cue_before", "after_first_cue",
     "rule_score", "data_like", "rival", "data_like_rival", "variant", "base_of_variant", "rule_choice",
 )
-# "we propose / introduce / present ...": a name mentioned soon after is the paper's own.
+# "we propose / introduce / present ...", "... allows us to propose": a name mentioned soon after is the
+# paper's own.
 _CUE_VERB = re.compile(
-    r"(?=[wWtT])\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|then\s+|first\s+)?"
+    r"(?=[wWtTuU])\b(?:we|this (?:paper|work)|us to)\s+(?:\w+ly\s+)?(?:also\s+|further\s+|then\s+|first\s+)?"
     r"(?:introduc|propos|present|develop|design|buil|releas|construct|curat|contribut|formulat|devis|creat)", re.I
 )
 #: How far after "we propose" a mention counts as the proposed thing's.
