@@ -200,6 +200,8 @@ def test_unique_titles_keep_distinct_titles_and_number_repeats() -> None:
         ("CurES: Training Method That Accelerates Convergence and Employs Bayesian Posterior Estimation",
          "CurES: Training Method That Accelerates Convergence and Employs Bayesian Posterior Estimation"),
         ("An Analysis That Shows That Models Fail", "An Analysis That Shows That Models Fail"),
+        ("RethinkMCTS: Framework That Explores and Refines the Reasoning Process",
+         "RethinkMCTS: Framework That Explores and Refines the Reasoning Process"),
         ("Models That Are Robust to Noise", "Models That Are Robust to Noise"),
     ],
 )

@@ -255,7 +255,7 @@ def compress(text: str) -> str:
     text = _AIMS_TO.sub(" to ", text)
     match = _THAT_VERB.search(text)
     # "... That Accelerates X and Employs Y": a second verb would be left in the third person.
-    if match is None or _AND_VERB.search(text, match.end()) or not _gerund(match.group(2)):
+    if match is None or _AND_VERB.search(text, match.end() - 1) or not _gerund(match.group(2)):
         return text
     return f"{text[: match.start()]}{match.group(1)} {_gerund(match.group(2))} {text[match.end():]}"
 
