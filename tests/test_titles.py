@@ -112,6 +112,7 @@ def test_clean_titles_have_no_defect(title: str) -> None:
         ("GenXD: Multiview-Temporal Modules, Which Disentangle Camera and Object Movements", "fragment"),
         ("DiffusionNAG: Neural Architecture Search Automates", "ending"),
         ("AuxDPO: The Superior Performance", "generic"),
+        ("MedFuzz: Unrealistic Assumptions About Patient Characteristics Presented", "ending"),
     ],
 )
 def test_broken_titles_are_named_by_their_defect(title: str, defect: str) -> None:

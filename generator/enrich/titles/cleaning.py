@@ -41,7 +41,8 @@ _ENDING_VERBS = word_set(
     "trained pretrained pre-trained fine-tuned conditioned obtained derived applied aim aims powered driven "
     "guided based known automates enables improves achieves outperforms allows shows demonstrates requires "
     "reduces increases enhances generates learns captures exploits solves predicts produces includes contains "
-    "supports operates occurs fails succeeds works spread"
+    "supports operates occurs fails succeeds works spread presented proposed introduced described discussed "
+    "considered studied shown given used observed reported employed adopted utilized"
 )
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
 _BAD_ENDINGS = ((SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}) | _ENDING_VERBS
@@ -250,8 +251,14 @@ def _gerund(verb: str) -> str:
 
 def compress(text: str) -> str:
     """Return a title with its lifted relative clauses said briefly (see above); `text` is title-cased."""
-    text = _FOR_CLAUSE.sub(" for ", text)
-    text = _CAPABLE_OF.sub(" for ", text)
+    # Most titles have none of these words: the regexes run only where they can match (titles are hot).
+    if " for " in text and ("Designed" in text or "Tailored" in text or "Developed" in text or "Built" in text
+                            or "Intended" in text):
+        text = _FOR_CLAUSE.sub(" for ", text)
+    if " Capable of " in text:
+        text = _CAPABLE_OF.sub(" for ", text)
+    if " That " not in text and " Which " not in text:
+        return text
     text = _AIMS_TO.sub(" to ", text)
     match = _THAT_VERB.search(text)
     # "... That Accelerates X and Employs Y": a second verb would be left in the third person.
