@@ -91,6 +91,8 @@
     return item;
   }
 
+  var preloaded = "";
+
   function search() {
     var query = input.value.trim();
     var mine = ++sequence;
@@ -98,6 +100,13 @@
       list.replaceChildren();
       meta.textContent = placeholder;
       return;
+    }
+    // The words typed in full are fetched while the reader types the next one: the
+    // same index chunks the search needs, so nothing extra is downloaded.
+    var complete = input.value.split(/\s+/).slice(0, -1).join(" ").trim();
+    if (complete && complete !== preloaded) {
+      preloaded = complete;
+      load().then(function (module) { module.preload(complete); });
     }
     // Debounced here rather than with Pagefind's debouncedSearch, which fetches
     // the index chunks of every partial word typed ("o", "of", "off", ...):
