@@ -32,8 +32,10 @@ def test_the_map_draws_every_paper_and_a_click_opens_one(page, site_server, defa
     page.locator(".pd-map__area").first.click()
 
     target = next(i for i, p in enumerate(data["points"]) if p["area"] == 1)
+    canvas = page.locator(".pd-map canvas")
+    canvas.scroll_into_view_if_needed()  # the mouse reaches only what the viewport shows
     x, y = page.evaluate(f"window.pdMap.screenPoint({target})")
-    box = page.locator(".pd-map canvas").bounding_box()
+    box = canvas.bounding_box()
     page.mouse.move(box["x"] + x, box["y"] + y)
     tip = page.locator(".pd-map__tip")
     tip.wait_for(state="visible")

@@ -10,6 +10,7 @@ pipeline runs), as in bench/scale.py.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -54,13 +55,13 @@ def large_site(tmp_path_factory):
     server.stop()
 
 
-def test_search_answers_from_under_500_kb_and_the_keyboard_opens_a_result(page, large_site) -> None:
+def test_a_first_search_costs_under_1_mb_in_all_and_the_keyboard_opens_a_result(page, large_site) -> None:
     settings, server, _records = large_site
     assert (settings.site_path / "pagefind" / "pagefind.js").exists()
     fetched: dict[str, int] = {}
 
     def on_response(response) -> None:
-        if any(part in response.url for part in ("/pagefind/", "/search/", "/workers/")):
+        with contextlib.suppress(Exception):  # a redirect has no body
             fetched[response.url] = len(response.body()) if response.ok else 0
 
     page.on("response", on_response)
@@ -68,12 +69,15 @@ def test_search_answers_from_under_500_kb_and_the_keyboard_opens_a_result(page, 
     box = page.locator("input[data-pd-query]")
     box.click()
     started = time.perf_counter()
-    box.fill("offline reinforcement")
+    box.press_sequentially("offline reinforcement learning")
     first = page.locator(".md-search-result__item").first
     first.wait_for(timeout=30_000)
-    print(f"\nfirst result {time.perf_counter() - started:.2f} s after typing; "
-          f"{sum(fetched.values()) / 1e3:.0f} KB of search data")
-    assert sum(fetched.values()) < 500_000, fetched
+    # Every part of the index (pagefind/, pagefind-2/, ...) counts, and so does the page itself.
+    search = sum(n for url, n in fetched.items() if "/pagefind" in url)
+    print(f"\nfirst result {time.perf_counter() - started:.2f} s after typing; {search / 1e3:.0f} KB of search data, "
+          f"{sum(fetched.values()) / 1e3:.0f} KB in all")
+    assert sum(fetched.values()) < 1_000_000, sorted(fetched.items(), key=lambda kv: -kv[1])[:10]
+    assert not [url for url in fetched if "pagefind-worker" in url]
     assert "reinforcement" in first.inner_text().lower()
     screenshot(page, f"search-{SIZE}")
     title = first.locator("h1").first.inner_text()
@@ -88,8 +92,11 @@ def test_the_map_draws_every_paper_and_hover_names_one(page, large_site) -> None
     page.goto(server.url + "map/")
     page.wait_for_function("window.pdMap !== undefined", timeout=30_000)
     assert page.evaluate("window.pdMap.visibleCount()") == len(records)
+    # The canvas sits below the legend of a large digest: bring it into the viewport, or the mouse misses it.
+    canvas = page.locator(".pd-map canvas")
+    canvas.scroll_into_view_if_needed()
     x, y = page.evaluate("window.pdMap.screenPoint(0)")
-    box = page.locator(".pd-map canvas").bounding_box()
+    box = canvas.bounding_box()
     page.mouse.move(box["x"] + x, box["y"] + y)
     page.locator(".pd-map__tip").wait_for(state="visible")
     screenshot(page, f"map-{SIZE}")
