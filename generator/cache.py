@@ -13,11 +13,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from .stamps import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -97,12 +97,4 @@ class Cache:
         entries = {key: self.entries[key] for key in sorted(self.used) if key in self.entries}
         body = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
         header = {"version": VERSION, "fingerprint": self.fingerprint, "checksum": _checksum(body)}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=".cache-", dir=self.path.parent)
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(json.dumps(header).encode("utf-8") + b"\n" + body)
-            os.replace(temporary, self.path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomically(self.path, json.dumps(header).encode("utf-8") + b"\n" + body)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -41,3 +43,16 @@ def write_stamp(path: Path, stamp: dict) -> None:
     """Write a stamp; call it only once the work it vouches for has succeeded."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(stamp, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file beside it: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

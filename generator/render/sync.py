@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DigestError
-from ..stamps import files_digest
+from ..stamps import files_digest, write_atomically
 
 MANIFEST = ".paper-digest-manifest.json"
 #: Bump when the page store's layout changes.
@@ -165,9 +163,5 @@ class PageStore:
             pages[rel] = [key, stat.st_size, stat.st_mtime_ns]
         if pages == self._known:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"version": _PAGES_VERSION, "fingerprint": self.fingerprint, "pages": pages}) + "\n"
-        handle, temporary = tempfile.mkstemp(prefix=".pages-", dir=self.path.parent)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, self.path)
+        write_atomically(self.path, text.encode("utf-8"))
