@@ -38,15 +38,14 @@ def _utf8(text: str) -> bytes:
 
 
 def render_pages(
-    papers: list[Paper], settings: Settings, progress: Progress = no_progress, memo: PageMemo | None = None,
-    fingerprint: str = "",
+    papers: list[Paper], settings: Settings, progress: Progress = no_progress, memo: PageMemo | None = None
 ) -> dict[str, bytes]:
     """Render every generated file to UTF-8, keyed by path relative to the docs dir.
 
     Kept as bytes: a text with one emoji is stored at four bytes per character
     as a Python string, and 20,000 papers render to about 400 MB of Markdown.
-    With `memo` (the last run's paper pages, whose templates and code hash to
-    `fingerprint`), a paper page whose inputs did not change is taken from it.
+    With `memo` (the last run's paper pages), a paper page whose inputs did not
+    change is taken from it.
     """
     env = make_environment(settings.resolve(settings.templates_dir))
     collections = collections_of(papers)
@@ -66,9 +65,7 @@ def render_pages(
     files: dict[str, bytes] = {}
     # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
     entries = {paper.id: bibtex_entry(paper) for paper in papers}
-    pages = PaperPages(
-        env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo, fingerprint
-    )
+    pages = PaperPages(env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo)
     # The paper pages render (on other cores, for large digests) while this renders the rest.
     with paper_pages_started(pages, papers, settings.forked_workers(len(papers))) as batches:
         progress("Rendering pages", 0, len(papers))
@@ -199,7 +196,7 @@ def render_site(
 
     `pages` (the last run's paper pages) spares rendering the pages whose inputs did not change.
     """
-    files = render_pages(papers, settings, progress, pages, pages.fingerprint if pages else "")
+    files = render_pages(papers, settings, progress, pages)
     result = write_files(files, settings.docs_path, pages.reused if pages else frozenset())
     if pages is not None:
         pages.save()

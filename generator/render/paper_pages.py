@@ -28,6 +28,9 @@ PAGE_COMMON = ("digest_title", "paths", "search_engine")
 class PageMemo(Protocol):
     """Pages written by the last run, by docs-dir path and key."""
 
+    #: A hash of the templates and code the pages were rendered with: part of every key.
+    fingerprint: str
+
     def page(self, path: str, key: str) -> bytes | None:
         """Return the page at `path` as the last run wrote it if its key was `key` and it is intact, else None."""
 
@@ -45,9 +48,8 @@ class PaperPages:
     by_id: dict[str, Paper]
     entries: dict[str, str]
 
-    #: Pages of the last run, and a hash of the templates and code they were rendered with.
+    #: Pages of the last run.
     memo: PageMemo | None = None
-    fingerprint: str = ""
 
     def render(self, paper: Paper) -> tuple[str, bytes, str, bool]:
         """Return the page's path, its UTF-8 Markdown, its key ('' without a memo) and whether it was reused."""
@@ -58,8 +60,9 @@ class PaperPages:
         ]
         bibtex = self.entries[paper.id]
         collection = self.collections[paper.collection]
-        key = self._key(paper, related, bibtex, collection) if self.memo is not None else ""
+        key = ""
         if self.memo is not None:
+            key = self._key(self.memo.fingerprint, paper, related, bibtex, collection)
             kept = self.memo.page(paper.path, key)
             if kept is not None:
                 return paper.path, kept, key, True
@@ -70,7 +73,9 @@ class PaperPages:
         )
         return paper.path, text.encode("utf-8"), key, False
 
-    def _key(self, paper: Paper, related: list[tuple[Paper, list]], bibtex: str, collection: Collection) -> str:
+    def _key(
+        self, fingerprint: str, paper: Paper, related: list[tuple[Paper, list]], bibtex: str, collection: Collection
+    ) -> str:
         # Everything the page shows, and nothing it does not: the map position moves
         # every paper after any edit and no paper page shows it.
         shown = (
@@ -78,7 +83,7 @@ class PaperPages:
             [(other.title, other.path, [(t.name, t.path, t.kind) for t in shared]) for other, shared in related],
             bibtex, collection, [(name, self.common[name]) for name in PAGE_COMMON],
         )
-        digest = hashlib.blake2b(self.fingerprint.encode("utf-8"), digest_size=16)
+        digest = hashlib.blake2b(fingerprint.encode("utf-8"), digest_size=16)
         digest.update(repr(shown).encode("utf-8", "surrogatepass"))
         return digest.hexdigest()
 
