@@ -336,19 +336,23 @@ def title_defects(title: str) -> list[str]:
     clause_cut = len(words) > 2 and words[-2] in _CLAUSE_VERBS
     if words and (both or words[-1] in _BAD_ENDINGS or clause_cut or unfinished_list or cut_gerund):
         defects.append("ending")
-    if any(words[i] in _CLAUSE_STARTS for i in segment_starts if i < len(words)) or (
-        words and words[0] in _SUBORDINATE_STARTS and ": " not in title and "?" not in title
+    question = "?" in title
+    # Each segment's first word and the one after it ("" at the end).
+    openings = [(words[i], words[i + 1] if i + 1 < len(words) else "") for i in segment_starts if i < len(words)]
+    badly_opened = any(
+        first in _CLAUSE_STARTS
+        or (first in _VERB_STARTS and after != "not" and not question)
+        or (first == "yet" and after in _YET_ADJECTIVES)
+        for first, after in openings
+    )
+    if badly_opened or (
+        words and words[0] in _SUBORDINATE_STARTS and ": " not in title and not question
     ) or (words and words[0] in _CUT_STARTS) or _LEADING_LIST.match(title) or _LIFTED.search(title) or (
         # "Even Though Memorization": a subordinate clause's opening.
         words[:2] in (["even", "though"], ["even", "if"], ["even", "when"])
-    ) or ("?" not in title and any(
-        words[i] in _VERB_STARTS and words[i + 1 : i + 2] != ["not"] for i in segment_starts if i < len(words)
-    )) or any(
-        words[i] == "yet" and words[i + 1 : i + 2] and words[i + 1] in _YET_ADJECTIVES
-        for i in segment_starts if i + 1 < len(words)
     ) or (
         any(_FRONTED.match(segment) for segment in title.split(": "))
-        or ("?" not in title and _COMMA_CLAUSE.search(title))
+        or (not question and _COMMA_CLAUSE.search(title))
     ):
         # "WizardMath: Which Enhances ...": a relative clause where a description should be.
         defects.append("fragment")
