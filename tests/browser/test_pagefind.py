@@ -27,6 +27,14 @@ def search(page, url: str, query: str):
     return box, first
 
 
+def open_result(page, result, paper) -> None:
+    """Click a search result and check it lands on `paper`'s page, with no script error or outside request."""
+    result.locator("a").first.click()
+    page.wait_for_url(lambda url: f"/{paper.url}" in url, wait_until="commit")
+    page.locator("h1", has_text=paper.title[:40]).wait_for()
+    assert page.watch.errors == [] and page.watch.outside == []
+
+
 @pytest.fixture(scope="module")
 def pagefind_site(tmp_path_factory):
     project = copy_project(tmp_path_factory.mktemp("pagefind") / "project")
@@ -169,10 +177,7 @@ def test_an_edit_rebuilds_only_its_pages_and_search_finds_the_new_text(page, tmp
         _, first_result = search(page, server.url, "zorblaxian")
         assert new.title in first_result.inner_text()
         assert page.locator(".md-search-result__item").count() == 1
-        first_result.locator("a").first.click()
-        page.wait_for_url(lambda url: f"/{new.url}" in url, wait_until="commit")
-        page.locator("h1", has_text=new.title[:40]).wait_for()
-        assert page.watch.errors == [] and page.watch.outside == []
+        open_result(page, first_result, new)
     finally:
         server.stop()
 
@@ -239,10 +244,7 @@ def test_an_index_in_parts_finds_every_part_and_an_edit_reindexes_only_its_part(
     try:
         _, first = search(page, server.url, last.title)
         assert last.title in first.inner_text()
-        first.locator("a").first.click()
-        page.wait_for_url(lambda url: f"/{last.url}" in url, wait_until="commit")
-        page.locator("h1", has_text=last.title[:40]).wait_for()
-        assert page.watch.errors == [] and page.watch.outside == []
+        open_result(page, first, last)
     finally:
         server.stop()
 
