@@ -32,7 +32,7 @@ from ..errors import DigestError
 from ..model import GENERATED_FOLDERS
 from ..settings import ENGINES, Settings
 from ..stamps import files_digest, read_stamp, write_stamp
-from .pagefind import RECORDS_FILE, Part, index_part, install_parts, read_parts
+from .pagefind import RECORDS_FILE, Part, index_part, install_parts, list_parts, read_parts
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +154,7 @@ def _mkdocs_and_search(
     hashes = {part.folder: part.digest for part in parts}
     if not changed:
         output = _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty)
-        install_parts(site, site, parts, [])  # drops parts that are gone
+        list_parts(site, parts)
         return output, hashes
     index = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=site.parent))
     try:
@@ -167,7 +167,8 @@ def _mkdocs_and_search(
                 search.exception()  # wait for it either way
             search.result()
         # A full build's MkDocs --clean empties `site` first: the parts move in after it.
-        install_parts(index, site, parts, changed)
+        install_parts(index, site, changed)
+        list_parts(site, parts)
     finally:
         shutil.rmtree(index, ignore_errors=True)
     return output, hashes

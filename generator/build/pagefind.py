@@ -131,14 +131,18 @@ def index_part(part: Part, output: Path) -> None:
             raise DigestError(process.stderr.strip() or "pagefind wrote no index")
 
 
-def install_parts(indexed: Path, site: Path, parts: list[Part], changed: list[Part]) -> None:
-    """Move the freshly indexed `changed` parts from `indexed` into `site`; drop parts that are gone.
-
-    The parts list is written last, so it never names a folder that is not in place.
-    """
+def install_parts(indexed: Path, site: Path, changed: list[Part]) -> None:
+    """Move the freshly indexed `changed` parts from the folder `indexed` into `site`, replacing them."""
     for part in changed:
         shutil.rmtree(site / part.folder, ignore_errors=True)
         shutil.move(indexed / part.folder, site / part.folder)
+
+
+def list_parts(site: Path, parts: list[Part]) -> None:
+    """Drop the parts of `site` that are gone and write the parts list (only when it changed).
+
+    Called once the parts are in place, so the list never names a folder that is not there.
+    """
     wanted = {part.folder for part in parts}
     for stale in sorted(site.glob("pagefind-*")):
         if stale.is_dir() and stale.name not in wanted:
