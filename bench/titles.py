@@ -35,7 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.split import part_of
-from generator.enrich.titles import infer_title, title_defects
+from generator.enrich.titles import infer_title, infer_title_from, title_defects
+from generator.text import to_plain
 
 NAME_TITLE = re.compile(r"^([A-Za-z0-9][\w\-+.]*[A-Za-z0-9+]?)\s*:\s+\S")
 
@@ -87,6 +88,13 @@ def main() -> None:
     start = time.perf_counter()
     inferred = [infer_title(r["abstract"]) for r in records]
     elapsed = time.perf_counter() - start
+    # The pipeline converts each abstract to plain text once, in the read stage, for every stage
+    # (tags, search, summaries): the title stage proper starts from that text.
+    plains = [to_plain(r["abstract"][:6000]) for r in records]
+    start = time.perf_counter()
+    for record, plain in zip(records, plains, strict=True):
+        infer_title_from(record["abstract"], plain)
+    stage_elapsed = time.perf_counter() - start
 
     recall_hits = recall_total = precision_hits = precision_total = 0
     recall_misses, precision_misses, headline_rows = [], [], []
@@ -128,7 +136,9 @@ def main() -> None:
     words = sum(len(g.title.split()) for g in inferred) / n
     real_words = sum(len(r["title"].split()) for r in records) / n
     print(f"words per title:        {words:.1f} inferred, {real_words:.1f} real")
-    print(f"speed: {len(records) / max(elapsed, 1e-9):,.0f} abstracts/s on one core  target >= 1,000")
+    print(f"speed: {len(records) / max(elapsed, 1e-9):,.0f} abstracts/s on one core from the raw abstract "
+          f"(plain-text conversion included); {len(records) / max(stage_elapsed, 1e-9):,.0f}/s for the title stage "
+          "as the pipeline runs it (plain text given)  target >= 1,000")
     rng = random.Random(args.seed)
     print(f"\n{args.examples} random examples (inferred [source] | real):")
     rows = list(zip(all_rouge, inferred, records, strict=True))
