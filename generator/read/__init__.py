@@ -74,6 +74,14 @@ def dedupe_key(abstract: str) -> str:
     return " ".join(re.findall(r"\w+", text))
 
 
+def has_words(abstract: str) -> bool:
+    """Return True when `abstract` has a word, i.e. its dedupe_key is not empty (without building the key)."""
+    return _WORD.search(unicodedata.normalize("NFKC", abstract).casefold()) is not None
+
+
+_WORD = re.compile(r"\w")
+
+
 def _not_utf8(file: str, line: int, offset: int, byte: int) -> DigestError:
     return DigestError(
         f"{file}:{line}: not valid UTF-8 at byte offset {offset} (byte 0x{byte:02x}); "
@@ -191,7 +199,7 @@ def _add_text(
     """Add a text digest's abstracts: its paragraphs, each joined to the one before when it goes on from it."""
     kept = []
     for paragraph in paragraphs:
-        if dedupe_key(paragraph.text):
+        if has_words(paragraph.text):
             kept.append(paragraph)
         else:
             result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
