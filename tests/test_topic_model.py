@@ -273,6 +273,10 @@ def test_every_parent_names_another_topic_of_the_vocabulary(tmp_path) -> None:
         ("Optimization Algorithms & Convergence", ["preference optimization"], "", False),  # not inside a keyword
         ("Fairness & Bias", ["AI Ethics, Trust, Fairness: Trustworthy AI"], "", False),  # the track is not the subject
         ("Kernel Methods & Clustering", ["Machine Learning: Clustering"], "", True),
+        ("Kernel Methods & Clustering", ["Machine Learning: General"], "", False),  # the track names a field
+        ("Multi-Label & Multi-Instance Learning", ["Machine Learning: Multi-instance"], "", True),
+        ("Multi-View Learning", [], "Incomplete Multi-View Clustering via Graph Completion", True),
+        ("Multi-View Learning", [], "Multi-View Stereo with Transformers", False),  # 3D vision, not the topic
         ("3D Vision & Rendering", [], "Gaussian Splatting for Dynamic Scenes", True),
         ("Multi-Agent RL", ["multi-agent systems"], "", False),
         ("Deep RL Algorithms", ["Reinforcement Learning"], "", True),  # the whole keyword, as for the area
