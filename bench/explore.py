@@ -37,7 +37,7 @@ def main() -> None:
         matrix = vectorize(texts)
         vectors = time.perf_counter() - start
         start = time.perf_counter()
-        scored = nearest(matrix, max(settings.related_count, MAP_NEIGHBOURS))
+        scored = nearest(matrix.matrix, max(settings.related_count, MAP_NEIGHBOURS)) if matrix else []
         related = time.perf_counter() - start
         start = time.perf_counter()
         map_coordinates(scored)

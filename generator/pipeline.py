@@ -28,6 +28,8 @@ from .stamps import files_digest, read_stamp, write_stamp
 STAMP = ".paper-digest/generate.json"
 #: Each abstract's analysis from the last run (see cache.py).
 CACHE = ".paper-digest/analysis-cache.json"
+#: Each paper's nearest papers from the last run, by the key of its vector (see enrich/related.py).
+NEIGHBOURS = ".paper-digest/neighbours.json"
 #: The paper pages the last run wrote, by key (see render/sync.py).
 PAGES = ".paper-digest/pages.json"
 #: Bump when the stamp's layout changes.
@@ -144,8 +146,10 @@ def generate(
     timings["read"] = time.perf_counter() - start
     start = time.perf_counter()
     progress("Reading sources", 1, 1)
-    papers = enrich(read.papers, settings, progress, cache)
+    neighbours = Cache(settings.resolve(NEIGHBOURS), fingerprint)
+    papers = enrich(read.papers, settings, progress, cache, neighbours)
     cache.save()
+    neighbours.save()
     timings["enrich"] = time.perf_counter() - start
     start = time.perf_counter()
     # The templates count as well as the code: a page is reused only if both are the same.

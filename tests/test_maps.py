@@ -28,7 +28,9 @@ def corpus(per_topic: int) -> tuple[list[str], list[str]]:
 
 
 def layout(texts: list[str]) -> list[tuple[float, float]]:
-    return map_coordinates(nearest(vectorize(texts), MAP_NEIGHBOURS))
+    vectors = vectorize(texts)
+    assert vectors is not None
+    return map_coordinates(nearest(vectors.matrix, MAP_NEIGHBOURS))
 
 
 def spread(points, labels) -> tuple[float, float]:
@@ -66,3 +68,11 @@ def test_a_paper_with_no_similar_paper_still_gets_a_place() -> None:
 def test_tiny_digests_are_centred() -> None:
     assert map_coordinates([[(1, 0.5)], [(0, 0.5)]]) == [(0.5, 0.5), (0.5, 0.5)]
     assert map_coordinates([[], [], []]) == [(0.5, 0.5)] * 3
+
+
+def test_two_linked_papers_and_one_alone_get_finite_places() -> None:
+    # The graph has too few parts for two spectral axes: the second one must not divide by zero.
+    neighbours = [[(1, 0.161174)], [(0, 0.161174)], []]
+    points = map_coordinates(neighbours)
+    assert all(math.isfinite(v) and 0.0 <= v <= 1.0 for point in points for v in point)
+    assert points[0] != points[2] and points[1] != points[2]

@@ -30,8 +30,9 @@ def test_unrelated_papers_are_not_listed() -> None:
 
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_the_result_does_not_depend_on_the_number_of_threads(workers: int) -> None:
-    matrix = related.vectorize(TEXTS * 50)
-    assert related.nearest(matrix, 3, workers=workers) == related.nearest(matrix, 3, workers=1)
+    vectors = related.vectorize(TEXTS * 50)
+    assert vectors is not None
+    assert related.nearest(vectors.matrix, 3, workers=workers) == related.nearest(vectors.matrix, 3, workers=1)
 
 
 def test_equally_similar_papers_are_listed_in_input_order() -> None:
@@ -47,3 +48,71 @@ def test_equally_similar_papers_are_listed_in_input_order() -> None:
 def test_tiny_digests_have_no_related_papers() -> None:
     assert related_papers(["only one"]) == [[]]
     assert related_papers(["", ""]) == [[], []]
+
+
+class Memo(dict):
+    """The neighbour memo as the pipeline's cache keeps it: entries by row key."""
+
+    def put(self, key: str, value: object) -> None:
+        self[key] = value
+
+
+def _texts(count: int, seed: int) -> list[str]:
+    import random
+
+    rng = random.Random(seed)
+    # Words the shipped weights know (their weight is the corpus's) and a few they do not (the digest's).
+    known = sorted(related.load_term_weights().frequencies)[2000:2400]
+    words = [*known, *(f"coinedterm{i}" for i in range(20))]
+    return [" ".join(rng.sample(words, 12)) for _ in range(count)]
+
+
+def _step(texts: list[str], memo: Memo) -> tuple[list, list, Memo]:
+    vectors = related.vectorize(texts)
+    assert vectors is not None
+    result = related.nearest_kept(vectors, 15, memo=memo)
+    # As Cache.save does: the next run sees the entries of this run's rows only.
+    return result, related.nearest(vectors.matrix, 15), Memo({k: memo[k] for k in vectors.keys if k in memo})
+
+
+def test_remembered_neighbours_give_what_computing_every_row_gives() -> None:
+    base, extra = _texts(400, 1), _texts(60, 2)
+    edited = [*base]
+    edited[3] += " reinforcement policy"
+    runs = [
+        base,  # cold
+        base,  # nothing changed
+        edited,  # one abstract edited
+        edited + extra,  # 60 added
+        [t for i, t in enumerate(edited + extra) if i % 23],  # 20 removed
+        list(reversed(edited + extra)),  # every paper moved
+        [*edited[:10], "neologismzz " + edited[10], "neologismzz " + edited[11], *edited[12:]],  # a word only they use
+    ]
+    memo = Memo()
+    for texts in runs:
+        remembered, computed, memo = _step(texts, memo)
+        assert remembered == computed
+    # Most of one paper's neighbours gone: its list cannot be completed from what is known.
+    texts = runs[-1]
+    gone = {j for j, _ in computed[0][:12]}
+    remembered, computed, memo = _step([t for i, t in enumerate(texts) if i not in gone], memo)
+    assert remembered == computed
+
+
+def test_a_damaged_memo_entry_is_computed_again() -> None:
+    texts = _texts(300, 3)
+    memo = Memo()
+    _, _, memo = _step(texts, memo)
+    for n, key in enumerate(sorted(memo)[:40]):
+        memo[key] = ["not", "a", "list"] if n % 2 else [0.5, "unknown-key", 0.9, "x"]
+    remembered, computed, _ = _step(texts, memo)
+    assert remembered == computed
+
+
+def test_papers_with_one_text_get_keys_of_their_own() -> None:
+    texts = [*_texts(60, 4), "alike paper text", "alike paper text"]
+    vectors = related.vectorize(texts)
+    assert vectors is not None and len(set(vectors.keys)) == len(texts)
+    memo = Memo()
+    remembered, computed, memo = _step(texts, memo)
+    assert remembered == computed and len(memo) == len(texts)

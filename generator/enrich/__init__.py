@@ -19,7 +19,7 @@ from .areas import Area, AreaGuess, load_model, load_taxonomy
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .maps import map_coordinates
 from .overrides import load_overrides
-from .related import MAP_NEIGHBOURS, nearest, related_from, vectorize
+from .related import MAP_NEIGHBOURS, NeighbourMemo, nearest_kept, related_from, vectorize
 from .tags import Topic, keyword_tags, load_topics, tag_slug
 from .titles import infer_title_from, sentences, unique_titles
 from .topic_model import load_topic_model, rank_topics
@@ -212,13 +212,16 @@ def _analyse_jobs(
 
 
 def enrich(
-    papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None
+    papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None,
+    neighbours: NeighbourMemo | None = None,
 ) -> list[Paper]:
     """Give every paper a title, slug, summary and tags; return them in input order.
 
     `cache` holds earlier analyses of single abstracts (titles, topic and area
     scores): those found there are not analysed again, the others are added.
-    The result is the same with or without it.
+    `neighbours` holds each paper's nearest papers from the last run: only the
+    rows of the similarity matrix that can have changed are computed again.
+    The result is the same with or without them.
     """
     overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
@@ -252,8 +255,11 @@ def enrich(
     vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)])
     # No vectors: no paper has a usable word, so nothing is related and the map has one spot.
     count = max(settings.related_count, MAP_NEIGHBOURS)
-    scored = nearest(vectors, count, workers=settings.cores()) if vectors is not None else [[] for _ in papers]
-    neighbours = related_from(scored, settings.related_count)
+    scored = (
+        nearest_kept(vectors, count, workers=settings.cores(), memo=neighbours)
+        if vectors is not None else [[] for _ in papers]
+    )
+    related = related_from(scored, settings.related_count)
     progress("Finding related papers", 1, 1)
     progress("Drawing the topic map", 0, 1)
     positions = map_coordinates(scored)
@@ -271,7 +277,7 @@ def enrich(
                 plain=plains[i],
                 summary=summarize(analyses[i].lead, settings.max_summary_chars),
                 tags=tuple(tags),
-                related=tuple(papers[j].id for j in neighbours[i]),
+                related=tuple(papers[j].id for j in related[i]),
                 position=positions[i],
             )
         )

@@ -42,6 +42,8 @@ _REPULSION = 0.5
 _STEP = 0.1
 #: Keeps a repelling force finite when two papers sit on the same spot.
 _EPSILON = 0.001
+#: Below this squared length an axis of the spectral start has vanished (a graph with too few parts).
+_FLAT = 1e-24
 #: Largest move one pair can cause in one step (UMAP's gradient clip).
 _CLIP = 4.0
 
@@ -105,7 +107,11 @@ def _spectral_start(size: int, heads: np.ndarray, tails: np.ndarray, strength: n
             vector = vector - _dot(vector, trivial) * trivial
             for other in axes[:k]:
                 vector = vector - _dot(vector, other) * other
-            axes[k] = vector / math.sqrt(_dot(vector, vector))
+            norm = _dot(vector, vector)
+            # A graph with too few parts for two axes (two linked papers and one alone) maps the
+            # second axis to nothing: it keeps its last direction instead of dividing by zero.
+            if norm > _FLAT:
+                axes[k] = vector / math.sqrt(norm)
     points = np.stack(axes, axis=1)
     low, high = points.min(axis=0), points.max(axis=0)
     return (points - low) / np.where(high - low > 0, high - low, 1.0) * 10.0
