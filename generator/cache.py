@@ -6,6 +6,9 @@ rest), then the entries as one JSON object. It is used only when everything
 checks out, so a hand-edited or truncated file is never trusted. Anything
 else is ignored, never an error: the values are computed again and the file
 is rewritten.
+
+The same class keeps each paper's nearest papers between runs
+(`pipeline.NEIGHBOURS`, keyed by the paper's vector; see enrich/related.py).
 """
 
 from __future__ import annotations
