@@ -30,14 +30,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_title_model import CORPORA, load, named_paper_name
+from train_title_model import CORPORA, clean_candidates, load, named_paper_name
 
 from bench.titles import contains_name, rouge_l
-from generator.enrich.titles import compose, title_defects
-from generator.enrich.titles.candidates import generate
-from generator.enrich.titles.describe import descriptions
 from generator.enrich.titles.model import load_model
-from generator.enrich.titles.names import choose_name, name_candidates
+from generator.enrich.titles.names import name_candidates
 
 # The ranker's order is overruled by these kinds (a name's own expansion, then its appositive).
 PRIORITY = {"expansion": 0, "appositive": 1}
@@ -48,21 +45,11 @@ def candidate_groups(records: list[dict]) -> list[tuple[bool, np.ndarray, np.nda
     model = load_model()
     groups = []
     for record in records:
-        found = choose_name(name_candidates(record["raw"], record["plain"]), model.name, model.name_threshold)
-        name, described = "", []
-        if found:
-            described = [("expansion", found.expansion)] if found.expansion else []
-            described += descriptions(found.name, record["plain"])
-            name = found.name
-        rows, scores, kinds = [], [], []
-        for candidate in generate(record["plain"], model.vocabulary, name, described):
-            title = compose(name, candidate)
-            if title and not title_defects(title):
-                rows.append(candidate.features)
-                scores.append(rouge_l(title, record["title"]))
-                kinds.append(candidate.kind)
-        if len(rows) >= 2:
-            groups.append((bool(name), np.array(rows), np.array(scores), kinds))
+        name, candidates = clean_candidates(record, model.vocabulary, model.name, model.name_threshold)
+        if len(candidates) >= 2:
+            rows = np.array([candidate.features for candidate, _ in candidates])
+            scores = np.array([rouge_l(title, record["title"]) for _, title in candidates])
+            groups.append((bool(name), rows, scores, [candidate.kind for candidate, _ in candidates]))
     return groups
 
 

@@ -167,22 +167,26 @@ def _threshold(records: list[dict], validation: list[int], best: dict[int, tuple
     return round(chosen - 1e-6, SCORE_DECIMALS)
 
 
+def clean_candidates(record: dict, vocabulary, name_scorer, threshold: float) -> tuple[str, list]:
+    """Return the name chosen for an abstract and its candidates whose title has no defect, with that title."""
+    found = choose_name(name_candidates(record["raw"], record["plain"]), name_scorer, threshold)
+    name, described = "", []
+    if found:
+        described = ([("expansion", found.expansion)] if found.expansion else [])
+        described += descriptions(found.name, record["plain"])
+        name = found.name
+    candidates = generate(record["plain"], vocabulary, name, described)
+    titled = [(candidate, compose(name, candidate)) for candidate in candidates]
+    return name, [(candidate, title) for candidate, title in titled if title and not title_defects(title)]
+
+
 def train_rankers(records: list[dict], vocabulary, name_scorer: Linear, threshold: float) -> dict[str, Linear]:
     """Fit the named and headline rankers on ROUGE-L against the real titles."""
     data: dict[str, tuple[list, list, list]] = {"named": ([], [], []), "headline": ([], [], [])}
     for record in records[:RANKER_ABSTRACTS]:
-        found = choose_name(name_candidates(record["raw"], record["plain"]), name_scorer, threshold)
-        name, described = "", []
-        if found:
-            described = ([("expansion", found.expansion)] if found.expansion else [])
-            described += descriptions(found.name, record["plain"])
-            name = found.name
-        rows, targets = [], []
-        for candidate in generate(record["plain"], vocabulary, name, described):
-            title = compose(name, candidate)
-            if title and not title_defects(title):
-                rows.append(candidate.features)
-                targets.append(rouge_l(title, record["title"]))
+        name, candidates = clean_candidates(record, vocabulary, name_scorer, threshold)
+        rows = [candidate.features for candidate, _ in candidates]
+        targets = [rouge_l(title, record["title"]) for _, title in candidates]
         if len(rows) < 2:
             continue
         x, y = np.array(rows), np.array(targets)
