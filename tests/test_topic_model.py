@@ -284,6 +284,10 @@ def test_every_parent_names_another_topic_of_the_vocabulary(tmp_path) -> None:
         ("Scaling Laws & Pretraining", ["pre-training"], "", True),
         ("Multimodal LLMs", [], "CLIP Features for Few-Shot Segmentation", False),
         ("Retrieval-Augmented Generation", [], "Question Answering over Tables", False),
+        ("Deep RL Algorithms", ["Planning and Scheduling: Markov Decision Processes"], "", True),  # plural of "process"
+        ("VAEs, GANs & Flows", ["Adversarial networks"], "", True),
+        ("Multi-Agent Systems", ["Agent-based and Multi-agent Systems: Agent Theories and Models"], "", True),
+        ("Multi-Label & Multi-Instance Learning", [], "Multi-Instance Object Tracking in Crowds", False),
     ],
 )
 def test_training_labels_come_from_keywords_and_titles(vocabulary, topic, keywords, title, named) -> None:

@@ -299,7 +299,9 @@ def match_topics(text: str, topics: tuple[Topic, ...], min_score: float = PHRASE
 def normalise_keyword(keyword: str) -> str:
     """Return the key two spellings of one keyword share ("Offline-RL" and "offline RL")."""
     words = re.sub(r"[\s_-]+", " ", keyword.casefold()).strip(" .;:")
-    return re.sub(r"(?<=[a-z]{3})s\b", "", words)
+    # "processes" and "process" share "process"; a plain plural loses its s ("models": "model").
+    words = re.sub(r"(?<=[a-z]{2}ss)es\b", "", words)
+    return re.sub(r"(?<=[a-z]{3})(?<!s)s\b", "", words)
 
 
 def _spells(topic: Topic, text: str) -> bool:
