@@ -133,6 +133,11 @@ def test_pages_taken_back_after_an_edit_give_the_same_site_as_a_fresh_run(tmp_pa
     # Most paper pages were taken back instead of rendered; only the edited one and its neighbours changed.
     assert report.render.reused > 0.7 * len(texts)
     assert len([p for p in report.render.written if p.startswith("papers/")]) < 0.2 * len(texts)
+    # So were listing pages (tags, collections) that do not list the edited paper: more pages were
+    # taken back than there are paper pages not written.
+    paper_pages = [p for p in _generated(incremental) if p.startswith("papers/") and p.endswith(".md")]
+    written_pages = [p for p in report.render.written if p.startswith("papers/")]
+    assert report.render.reused > len(paper_pages) - len(written_pages)
 
     # A page edited by hand is rendered again, not trusted; so is every page under a damaged store.
     page = incremental / "site_src" / report.papers[0].path

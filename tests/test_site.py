@@ -175,6 +175,18 @@ def test_a_hand_written_file_in_the_way_is_never_overwritten(project: Path) -> N
     assert (settings.docs_path / "index.md").read_text(encoding="utf-8") == "my own home page"
 
 
+def test_a_listing_template_reading_what_its_page_does_not_get_is_named_with_the_fix(project: Path) -> None:
+    # Listing pages are reused when what they show is unchanged, so they get only that: a template of
+    # before (the whole list of the tag's papers) would show stale counts; it fails, saying what to use.
+    from generator.errors import DigestError
+
+    template = project / "templates" / "tag.md.j2"
+    template.write_text(template.read_text(encoding="utf-8").replace("listing.total", "group.papers | length"),
+                        encoding="utf-8")
+    with pytest.raises(DigestError, match=r"tag\.md\.j2: .*no attribute 'papers'.*listing\.total"):
+        generate([DEFAULT_CORPUS], load_settings(project))
+
+
 def test_editing_one_abstract_rewrites_only_the_pages_that_show_it(project: Path) -> None:
     settings = load_settings(project)
     texts = [

@@ -9,8 +9,6 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 
-from jinja2 import Environment
-
 from ..build.pagefind import RECORDS_FILE, search_records
 from ..model import PATHS, Collection, Paper, Progress, no_progress
 from ..settings import Settings
@@ -18,6 +16,7 @@ from .charts import bar_chart, change_chart, share_chart
 from .exports import bibtex_entry, bibtex_file, papers_csv
 from .feeds import atom_feed, newest, paper_date
 from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
+from .listing_pages import ListingGroup, ListingPages
 from .listings import paginate
 from .markdown import front_matter_string, make_environment
 from .paper_pages import PageMemo, PaperPages, paper_pages_started
@@ -44,8 +43,8 @@ def render_pages(
 
     Kept as bytes: a text with one emoji is stored at four bytes per character
     as a Python string, and 20,000 papers render to about 400 MB of Markdown.
-    With `memo` (the last run's paper pages), a paper page whose inputs did not
-    change is taken from it.
+    With `memo` (the pages of the last run), a paper or listing page whose inputs
+    did not change is taken from it.
     """
     env = make_environment(settings.resolve(settings.templates_dir))
     collections = collections_of(papers)
@@ -77,16 +76,17 @@ def render_pages(
         ))
         tag_template = env.get_template("tag.md.j2")
         # A paper is listed on its collection's pages and each of its tags' pages: its entry renders once.
-        listing_item = ListingItems(env)
+        listings = ListingPages(env, common, memo)
         order = collection_order(collections)
         sizes = {name: len(members) for name, members in by_collection.items()}
         for group in groups:
             # With one collection there is no trend to show: the chart is absent, not empty.
             trend = _trend_chart(group, collections, sizes, order) if len(order) > 1 else ""
+            heading = ListingGroup(group.tag, group.related)
             for listing in paginate(group.papers, group.tag.path, settings.listing_size):
-                files[listing.path] = _utf8(tag_template.render(
-                    **common, group=group, listing=listing, trend=trend, listing_item=listing_item
-                ))
+                # Only the first page shows the chart: the others' keys do not depend on it.
+                shown = trend if listing.number == 1 else ""
+                files[listing.path] = listings.tag_page(tag_template, listing, heading, shown)
         files[PATHS.stats] = _utf8(env.get_template("stats.md.j2").render(
             **common, areas=areas, topics=topics, by_collection=by_collection,
             area_chart=bar_chart(
@@ -100,12 +100,10 @@ def render_pages(
         files[PATHS.collections_index] = _utf8(env.get_template("collections_index.md.j2").render(
             **common, by_collection=by_collection
         ))
+        collection_template = env.get_template("collection.md.j2")
         for name, collection in collections.items():
             for listing in paginate(by_collection[name], collection.path, settings.listing_size):
-                files[listing.path] = _utf8(env.get_template("collection.md.j2").render(
-                    **common, collection=collection, papers=by_collection[name], listing=listing,
-                    listing_item=listing_item,
-                ))
+                files[listing.path] = listings.collection_page(collection_template, listing, collection)
         files[PATHS.papers_json] = _utf8(papers_json(papers, collections))
         files[PATHS.papers_csv] = _utf8(papers_csv(papers))
         files[PATHS.filter] = _utf8(env.get_template("filter.md.j2").render(**common))
@@ -117,6 +115,9 @@ def render_pages(
         files[PATHS.papers_bib] = _utf8(bibtex_file(papers, entries))
         for group in groups:
             files[group.tag.bib_path] = _utf8(bibtex_file(list(group.papers), entries))
+        if memo is not None:
+            for path, key, reused in listings.records:
+                memo.record(path, key, reused)
         done = 0
         for batch in batches:
             for path, data, key, reused in batch:
@@ -129,20 +130,6 @@ def render_pages(
     if engine == "pagefind":
         files[RECORDS_FILE] = _utf8(search_records(papers))
     return files
-
-
-class ListingItems:
-    """Each paper's entry in a listing (`paper_item` of `_macros.md.j2`), rendered once per link prefix."""
-
-    def __init__(self, env: Environment) -> None:
-        self._macro = env.get_template("_macros.md.j2").module.paper_item  # type: ignore[attr-defined]
-        self._done: dict[tuple[str, str], str] = {}
-
-    def __call__(self, paper: Paper, prefix: str) -> str:
-        key = (paper.id, prefix)
-        if key not in self._done:
-            self._done[key] = str(self._macro(paper, prefix))
-        return self._done[key]
 
 
 def _trend_chart(group: TagGroup, collections: dict[str, Collection], sizes: dict[str, int], order: list[str]) -> str:

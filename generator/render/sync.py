@@ -30,7 +30,7 @@ class RenderResult:
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     unchanged: int = 0
-    #: Paper pages taken back from the last run instead of rendered (counted in `unchanged`).
+    #: Paper and listing pages taken back from the last run instead of rendered (counted in `unchanged`).
     reused: int = 0
 
     @property

@@ -1,0 +1,106 @@
+"""Tag and collection listing pages, each taken back from the last run when what it shows is unchanged.
+
+A listing page shows its heading (the tag or collection, the list's size, the
+tags often found with it, the trend chart), its place among the list's pages
+and, for each of its papers, the entry `paper_item` of `_macros.md.j2` renders
+(title, summary, link, tags). Its key is a hash of exactly those, of the page's
+path and of the templates and code (the memo's fingerprint). One edited
+abstract changes the key of the few pages listing that paper, so a rebuild
+renders those and reads the rest back through the same `PageMemo` as the paper
+pages; a page edited by hand or a damaged memo means it is rendered again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from jinja2 import Environment, Template, UndefinedError
+
+from ..errors import DigestError
+from ..model import Collection, Paper, Tag
+from .listings import ListingPage
+from .paper_pages import PageMemo
+
+#: What of the digest-wide template values a listing page shows; the rest (the digest's
+#: size, every collection) changes with any added paper and must not make every page render again.
+LISTING_COMMON = ("paths", "search_engine")
+
+
+@dataclass(frozen=True)
+class ListingGroup:
+    """What a tag page shows of its tag besides the papers of the page: the tag and the tags often with it."""
+
+    tag: Tag
+    related: tuple[tuple[Tag, int], ...]
+
+
+class ListingItems:
+    """Each paper's entry in a listing (`paper_item` of `_macros.md.j2`), rendered once per link prefix."""
+
+    def __init__(self, env: Environment) -> None:
+        self._macro = env.get_template("_macros.md.j2").module.paper_item  # type: ignore[attr-defined]
+        self._done: dict[tuple[str, str], str] = {}
+
+    def __call__(self, paper: Paper, prefix: str) -> str:
+        key = (paper.id, prefix)
+        if key not in self._done:
+            self._done[key] = str(self._macro(paper, prefix))
+        return self._done[key]
+
+
+class ListingPages:
+    """Render listing pages, or take them back from `memo` when their key is the same."""
+
+    def __init__(self, env: Environment, common: dict, memo: PageMemo | None) -> None:
+        self.items = ListingItems(env)
+        self.common = {name: common[name] for name in LISTING_COMMON}
+        self.memo = memo
+        self._shown: dict[str, str] = {}
+        #: Per page rendered now: (path, key, reused), for the memo to record.
+        self.records: list[tuple[str, str, bool]] = []
+
+    def _entry(self, paper: Paper) -> str:
+        """Return what a paper's listing entry shows, as text to hash (once per paper)."""
+        shown = self._shown.get(paper.id)
+        if shown is None:
+            tags = [(t.name, t.kind, t.url, t.confidence, t.evidence) for t in paper.tags]
+            shown = self._shown[paper.id] = repr((paper.id, paper.url, paper.title, paper.summary, tags))
+        return shown
+
+    def _key(self, template: Template, listing: ListingPage, heading: object) -> str:
+        assert self.memo is not None
+        digest = hashlib.blake2b(self.memo.fingerprint.encode("utf-8"), digest_size=16)
+        place = (listing.number, listing.count, listing.first, listing.total, listing.path, listing.paths)
+        digest.update(repr((template.name, sorted(self.common.items()), heading, place)).encode("utf-8"))
+        for paper in listing.papers:
+            digest.update(self._entry(paper).encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
+    def _page(self, template: Template, listing: ListingPage, heading: object, **context: object) -> bytes:
+        key = ""
+        if self.memo is not None:
+            key = self._key(template, listing, heading)
+            kept = self.memo.page(listing.path, key)
+            if kept is not None:
+                self.records.append((listing.path, key, True))
+                return kept
+            self.records.append((listing.path, key, False))
+        # Only what the key covers reaches the template (StrictUndefined: anything else fails loudly).
+        try:
+            text = template.render(**self.common, listing=listing, listing_item=self.items, **context)
+        except UndefinedError as exc:
+            raise DigestError(
+                f"{template.filename or template.name}: {exc}. A listing page gets only what it shows "
+                f"(listing, {', '.join(sorted(context))}, {', '.join(LISTING_COMMON)}); the number of papers "
+                "listed is listing.total (older templates used group.papers | length or papers | length)"
+            ) from exc
+        return text.encode("utf-8")
+
+    def tag_page(self, template: Template, listing: ListingPage, group: ListingGroup, trend: str) -> bytes:
+        """Return one page of a tag's listing."""
+        return self._page(template, listing, (group, trend), group=group, trend=trend)
+
+    def collection_page(self, template: Template, listing: ListingPage, collection: Collection) -> bytes:
+        """Return one page of a collection's listing."""
+        return self._page(template, listing, collection, collection=collection)
