@@ -1,11 +1,13 @@
 """A cache of what each abstract gives on its own, keyed by a hash of the abstract and its given fields.
 
-One file under `.paper-digest/`: a JSON header line (version, fingerprint of
-the code, models and settings the values depend on, and a checksum of the
-rest), then the entries as one JSON object. It is used only when everything
-checks out, so a hand-edited or truncated file is never trusted. Anything
-else is ignored, never an error: the values are computed again and the file
-is rewritten.
+A folder under `.paper-digest/` of 16 shard files (`0.json` ... `f.json`, a
+key's shard from a hash of the key). Each is a JSON header line (version,
+fingerprint of the code, models and settings the values depend on, and a
+checksum of the rest), then its entries as one JSON object. A shard is used
+only when everything in it checks out, so a hand-edited or truncated file is
+never trusted; anything else is ignored, never an error: its values are
+computed again and it is rewritten. A run rewrites only the shards whose
+entries changed: after one edited abstract, two of sixteen.
 
 The same class keeps each paper's nearest papers between runs
 (`pipeline.NEIGHBOURS`, keyed by the paper's vector; see enrich/related.py).
@@ -24,8 +26,10 @@ from .stamps import write_atomically
 
 log = logging.getLogger(__name__)
 
-#: Bump when the file's layout changes.
-VERSION = 2
+#: Bump when the files' layout changes.
+VERSION = 3
+#: Shard files per cache.
+SHARDS = 16
 
 
 def entry_key(*parts: str | Iterable[str]) -> str:
@@ -41,8 +45,18 @@ def _checksum(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+def shard_of(key: str) -> int:
+    """Return the shard a key is stored in."""
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=1).digest()[0] % SHARDS
+
+
+def shard_path(folder: Path, shard: int) -> Path:
+    """Return the file of one shard."""
+    return folder / f"{shard:x}.json"
+
+
 class Cache:
-    """Values by key, loaded from and saved to one file; valid only for one `fingerprint`."""
+    """Values by key, loaded from and saved to a folder of shards; valid only for one `fingerprint`."""
 
     def __init__(self, path: Path, fingerprint: str) -> None:
         self.path = path
@@ -51,31 +65,46 @@ class Cache:
         self.loaded = 0
         self.used: set[str] = set()
         self.reason = "no cache yet"
+        #: Per shard, the keys read from its file (None: no valid file).
+        self._on_disk: list[set[str] | None] = [None] * SHARDS
+        self._changed: set[int] = set()
         self._load()
 
     def _load(self) -> None:
-        if not self.path.exists():
+        if not self.path.is_dir():
             return
+        problems = []
+        for shard in range(SHARDS):
+            problem = self._load_shard(shard)
+            if problem:
+                problems.append(f"{shard_path(self.path, shard).name}: {problem}")
+        self.loaded = len(self.entries)
+        self.reason = "; ".join(problems)
+        if self.reason:
+            log.info("ignoring part of %s: %s", self.path, self.reason)
+
+    def _load_shard(self, shard: int) -> str:
+        """Read one shard into `entries`; return why it was ignored, or ''."""
+        path = shard_path(self.path, shard)
+        if not path.exists():
+            return ""
         try:
-            head, _, body = self.path.read_bytes().partition(b"\n")
+            head, _, body = path.read_bytes().partition(b"\n")
             header = json.loads(head.decode("utf-8"))
             if not isinstance(header, dict) or header.get("version") != VERSION:
-                self.reason = "another cache version"
-            elif header.get("fingerprint") != self.fingerprint:
-                self.reason = "the code, models or settings changed"
-            elif header.get("checksum") != _checksum(body):
-                self.reason = "damaged (checksum mismatch)"
-            else:
-                entries = json.loads(body.decode("utf-8"))
-                if not isinstance(entries, dict):
-                    raise ValueError("entries are not an object")
-                self.entries = entries
-                self.loaded = len(self.entries)
-                self.reason = ""
+                return "another cache version"
+            if header.get("fingerprint") != self.fingerprint:
+                return "the code, models or settings changed"
+            if header.get("checksum") != _checksum(body):
+                return "damaged (checksum mismatch)"
+            entries = json.loads(body.decode("utf-8"))
+            if not isinstance(entries, dict) or any(shard_of(key) != shard for key in entries):
+                raise ValueError("entries are not an object of this shard")
         except (OSError, ValueError, RecursionError) as exc:  # JSON and UTF-8 errors are ValueErrors
-            self.reason = f"unreadable ({exc.__class__.__name__})"
-        if self.reason:
-            log.info("ignoring %s: %s", self.path, self.reason)
+            return f"unreadable ({exc.__class__.__name__})"
+        self.entries.update(entries)
+        self._on_disk[shard] = set(entries)
+        return ""
 
     def get(self, key: str) -> Any | None:
         """Return the value stored under `key`, or None."""
@@ -85,19 +114,35 @@ class Cache:
         return value
 
     def put(self, key: str, value: Any) -> None:
+        if self.entries.get(key) != value:
+            self._changed.add(shard_of(key))
         self.entries[key] = value
         self.used.add(key)
 
     def discard(self) -> None:
-        """Forget every entry (a value failed to decode: nothing in the file is trusted)."""
+        """Forget every entry (a value failed to decode: nothing in the files is trusted)."""
         log.info("ignoring %s: an entry does not decode", self.path)
         self.entries = {}
         self.used = set()
         self.loaded = 0
+        self._on_disk = [None] * SHARDS
+        self._changed = set(range(SHARDS))
 
     def save(self) -> None:
-        """Write the entries used in this run (others are dropped), atomically."""
-        entries = {key: self.entries[key] for key in sorted(self.used) if key in self.entries}
-        body = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-        header = {"version": VERSION, "fingerprint": self.fingerprint, "checksum": _checksum(body)}
-        write_atomically(self.path, json.dumps(header).encode("utf-8") + b"\n" + body)
+        """Write the entries used in this run (others are dropped), atomically, rewriting only changed shards."""
+        kept: list[list[str]] = [[] for _ in range(SHARDS)]
+        for key in self.used:
+            if key in self.entries:
+                kept[shard_of(key)].append(key)
+        for shard, keys in enumerate(kept):
+            path = shard_path(self.path, shard)
+            if shard not in self._changed and self._on_disk[shard] == set(keys):
+                continue  # the file holds exactly these entries already
+            if not keys:
+                path.unlink(missing_ok=True)
+                continue
+            entries = {key: self.entries[key] for key in sorted(keys)}
+            body = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+            header = {"version": VERSION, "fingerprint": self.fingerprint, "checksum": _checksum(body)}
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, json.dumps(header).encode("utf-8") + b"\n" + body)

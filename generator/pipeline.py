@@ -26,11 +26,13 @@ from .stamps import files_digest, read_stamp, write_stamp
 
 #: The last run's inputs key, generated files' fingerprint and report.
 STAMP = ".paper-digest/generate.json"
-#: Each abstract's analysis from the last run (see cache.py).
-CACHE = ".paper-digest/analysis-cache.json"
+#: Each abstract's analysis from the last run: a folder of shards (see cache.py).
+CACHE = ".paper-digest/analysis-cache"
 #: Each paper's nearest papers from the last run, by the key of its vector (see enrich/related.py).
-NEIGHBOURS = ".paper-digest/neighbours.json"
-#: The paper pages the last run wrote, by key (see render/sync.py).
+NEIGHBOURS = ".paper-digest/neighbours"
+#: The single-file caches of before the shards: removed when found.
+_OLD_CACHES = (".paper-digest/analysis-cache.json", ".paper-digest/neighbours.json")
+#: The paper and listing pages the last run wrote, by key (see render/sync.py).
 PAGES = ".paper-digest/pages.json"
 #: Bump when the stamp's layout changes.
 _STAMP_VERSION = 2
@@ -150,6 +152,8 @@ def generate(
     papers = enrich(read.papers, settings, progress, cache, neighbours)
     cache.save()
     neighbours.save()
+    for old in _OLD_CACHES:
+        settings.resolve(old).unlink(missing_ok=True)
     timings["enrich"] = time.perf_counter() - start
     start = time.perf_counter()
     # The templates count as well as the code: a page is reused only if both are the same.

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.cache import Cache, entry_key
+from generator.cache import SHARDS, Cache, entry_key, shard_of, shard_path
 
 
 def saved(tmp_path: Path, entries: dict) -> Path:
-    path = tmp_path / ".paper-digest" / "analysis.json"
+    path = tmp_path / ".paper-digest" / "analysis"
     cache = Cache(path, "fp-1")
     for key, value in entries.items():
         cache.put(key, value)
@@ -32,24 +32,37 @@ def test_values_come_back_exactly_under_the_same_fingerprint(tmp_path: Path) -> 
     [
         (lambda text: text[: len(text) // 2], "unreadable"),
         (lambda text: text.replace("GRACE", "GRACE!"), "checksum"),
-        (lambda text: text.replace('"version": 2', '"version": 99'), "version"),
+        (lambda text: text.replace('"version": 3', '"version": 99'), "version"),
         (lambda text: "[1, 2, 3]", "version"),
         (lambda text: "\udcff", "unreadable"),
     ],
     ids=["truncated", "hand-edited", "other version", "not an object", "not UTF-8"],
 )
 def test_a_damaged_cache_is_ignored(tmp_path: Path, damage, reason: str) -> None:
-    path = saved(tmp_path, {"k1": {"title": "GRACE: A Test"}})
-    text = path.read_text(encoding="utf-8")
-    broken = damage(text)
-    path.write_bytes(broken.encode("utf-8", "surrogateescape"))
+    others = {f"other-{n}": n for n in range(40)}
+    path = saved(tmp_path, {"k1": {"title": "GRACE: A Test"}, **others})
+    shard = shard_path(path, shard_of("k1"))
+    broken = damage(shard.read_text(encoding="utf-8"))
+    shard.write_bytes(broken.encode("utf-8", "surrogateescape"))
     cache = Cache(path, "fp-1")
-    assert cache.get("k1") is None and reason in cache.reason
+    assert cache.get("k1") is None and reason in cache.reason and shard.name in cache.reason
+    # Only the damaged shard is distrusted: entries of the others come back.
+    intact = [key for key in others if shard_of(key) != shard_of("k1")]
+    assert intact and all(cache.get(key) == others[key] for key in intact)
+    assert all(cache.get(key) is None for key in others if shard_of(key) == shard_of("k1"))
 
 
 def test_a_cache_of_other_code_models_or_settings_is_ignored(tmp_path: Path) -> None:
     path = saved(tmp_path, {"k1": {"title": "x"}})
     assert Cache(path, "fp-2").get("k1") is None
+
+
+def _stored(path: Path) -> dict:
+    entries: dict = {}
+    for shard in range(SHARDS):
+        if shard_path(path, shard).exists():
+            entries.update(json.loads(shard_path(path, shard).read_text(encoding="utf-8").split("\n", 1)[1]))
+    return entries
 
 
 def test_saving_keeps_only_what_this_run_used(tmp_path: Path) -> None:
@@ -58,7 +71,25 @@ def test_saving_keeps_only_what_this_run_used(tmp_path: Path) -> None:
     cache.get("kept")
     cache.put("new", 3)
     cache.save()
-    assert json.loads(path.read_text(encoding="utf-8").split("\n", 1)[1]) == {"kept": 2, "new": 3}
+    assert _stored(path) == {"kept": 2, "new": 3}
+
+
+def test_saving_rewrites_only_the_shards_whose_entries_changed(tmp_path: Path) -> None:
+    entries = {f"paper-{n}": {"title": f"Title {n}"} for n in range(200)}
+    path = saved(tmp_path, entries)
+    before = {p.name: p.stat().st_mtime_ns for p in path.iterdir()}
+    assert len(before) == SHARDS
+    cache = Cache(path, "fp-1")
+    for key in entries:
+        if key != "paper-7":
+            cache.get(key)
+    cache.put("paper-7-edited", {"title": "Title 7, edited"})
+    cache.save()
+    after = {p.name: p.stat().st_mtime_ns for p in path.iterdir()}
+    rewritten = {name for name in after if after[name] != before[name]}
+    assert rewritten == {shard_path(path, shard_of(k)).name for k in ("paper-7", "paper-7-edited")}
+    assert _stored(path) == {**{k: v for k, v in entries.items() if k != "paper-7"},
+                             "paper-7-edited": {"title": "Title 7, edited"}}
 
 
 def test_keys_depend_on_every_field_and_its_boundaries() -> None:
@@ -93,15 +124,14 @@ def test_the_site_is_byte_identical_with_and_without_the_cache(tmp_path: Path, s
         source = DEFAULT_CORPUS
     cold = copy_project(tmp_path / "cold")
     generate([source], load_settings(cold))
-    cache_file = cold / CACHE
-    assert cache_file.exists()
+    cache_folder = cold / CACHE
+    assert cache_folder.is_dir()
     warm = copy_project(tmp_path / "warm")
-    (warm / CACHE).parent.mkdir(parents=True)
-    shutil.copy(cache_file, warm / CACHE)
+    shutil.copytree(cache_folder, warm / CACHE)
     report = generate([source], load_settings(warm))
     assert _generated(warm) == _generated(cold)
     # Every paper came from the cache: the run after an edit analyses only what changed.
-    assert report.papers and json.loads((warm / CACHE).read_text(encoding="utf-8").split("\n", 1)[1])
+    assert report.papers and _stored(warm / CACHE)
 
 
 @pytest.mark.slow
@@ -152,8 +182,9 @@ def test_pages_taken_back_after_an_edit_give_the_same_site_as_a_fresh_run(tmp_pa
     generate([write(incremental, edited)], load_settings(incremental))
     assert _generated(incremental) == _generated(fresh)
     # A truncated memo of neighbours is ignored: the related lists and the map come out the same.
-    memo = (incremental / NEIGHBOURS).read_bytes()
-    (incremental / NEIGHBOURS).write_bytes(memo[: len(memo) // 2])
+    for shard in (incremental / NEIGHBOURS).iterdir():
+        memo = shard.read_bytes()
+        shard.write_bytes(memo[: len(memo) // 2])
     generate([write(incremental, texts)], load_settings(incremental))
     generate([write(incremental, edited)], load_settings(incremental))
     assert _generated(incremental) == _generated(fresh)

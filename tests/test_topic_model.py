@@ -174,6 +174,23 @@ def test_prediction_is_offline_deterministic_and_independent_of_order(vocabulary
     assert together == tag_topics(abstracts, vocabulary)
 
 
+def test_topics_after_the_first_are_more_likely_than_not(vocabulary) -> None:
+    # A topic met in passing sits just over its threshold: shown first it may be the paper's best
+    # fit, but as a further topic it must reach FURTHER_TOPIC_FLOOR, or it is only a reserve.
+    from generator.enrich.topic_model import FURTHER_TOPIC_FLOOR, rank_topics
+
+    papers = read_sources([DEFAULT_CORPUS], Settings()).papers
+    model = TopicModel()
+    ranked = rank_topics([to_plain(p.abstract) for p in papers], vocabulary, model=model)
+    learned = [tags for tags, _ in ranked]
+    assert sum(len(tags) > 1 for tags in learned) >= 10
+    further = [tag for tags in learned for tag in tags[1:] if tag.name in model.learned]
+    assert further and all(tag.confidence >= FURTHER_TOPIC_FLOOR for tag in further)
+    # Some that passed their own threshold but not the floor wait as reserves.
+    thresholds = dict(zip(model.names, model.thresholds, strict=True))
+    assert any(thresholds[tag.name] <= tag.confidence < FURTHER_TOPIC_FLOOR for _, spare in ranked for tag in spare)
+
+
 def test_evidence_is_the_words_of_this_abstract(vocabulary) -> None:
     abstracts = [to_plain(case.values[0]) for case in CASES]
     for abstract, tags in zip(abstracts, tag_topics(abstracts, vocabulary), strict=True):

@@ -47,8 +47,9 @@ class Topic:
         return tag_slug(self.name)
 
 
+@lru_cache(maxsize=4096)
 def tag_slug(name: str) -> str:
-    """Return the URL slug of a tag name."""
+    """Return the URL slug of a tag name (a digest has few tag names and many tags: memoized)."""
     return slugify(name, max_length=60, word_boundary=True) or "tag"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from functools import lru_cache
 
 from slugify import slugify
 
@@ -27,8 +28,13 @@ def bibtex_text(text: str) -> str:
 def citation_key(paper: Paper) -> str:
     """Return a stable BibTeX key: first author or title word, year, and the paper id."""
     first = paper.authors[0].split()[-1] if paper.authors else (paper.title.split() or ["paper"])[0]
-    word = slugify(first, separator="")[:20] or "paper"
-    return f"{word}{year_of(paper)}{paper.id[:6]}"
+    return f"{_key_word(first)}{year_of(paper)}{paper.id[:6]}"
+
+
+@lru_cache(maxsize=8192)
+def _key_word(first: str) -> str:
+    # Memoized: each key is made twice per paper, and first words repeat ("We", "Large").
+    return slugify(first, separator="")[:20] or "paper"
 
 
 def year_of(paper: Paper) -> str:
