@@ -123,7 +123,11 @@ def test_the_site_is_byte_identical_with_and_without_the_cache(tmp_path: Path, s
     else:
         source = DEFAULT_CORPUS
     cold = copy_project(tmp_path / "cold")
+    legacy = cold / ".paper-digest" / "analysis-cache.json"  # the single file of before the shards
+    legacy.parent.mkdir(parents=True)
+    legacy.write_text('{"version": 2}\n{}', encoding="utf-8")
     generate([source], load_settings(cold))
+    assert not legacy.exists()
     cache_folder = cold / CACHE
     assert cache_folder.is_dir()
     warm = copy_project(tmp_path / "warm")
