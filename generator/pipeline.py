@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -119,9 +119,14 @@ def sources_or_default(sources: Iterable[str | Path], settings: Settings) -> lis
 
 
 def generate(
-    sources: Iterable[str | Path], settings: Settings, progress: Progress = no_progress
+    sources: Iterable[str | Path], settings: Settings, progress: Progress = no_progress,
+    enriched: Callable[[list[Paper], str], None] | None = None,
 ) -> GenerateReport:
-    """Read the sources, enrich the papers and write the Markdown site."""
+    """Read the sources, enrich the papers and write the Markdown site.
+
+    `enriched` is called with the enriched papers and the search engine before
+    the pages render (the build starts its search index then: build.EarlySearch).
+    """
     timings: dict[str, float] = {}
     start = time.perf_counter()
     progress("Reading sources", 0, 1)
@@ -155,12 +160,14 @@ def generate(
     for old in _OLD_CACHES:
         settings.resolve(old).unlink(missing_ok=True)
     timings["enrich"] = time.perf_counter() - start
+    engine = settings.search_engine(len(papers))
+    if enriched is not None:
+        enriched(papers, engine)
     start = time.perf_counter()
     # The templates count as well as the code: a page is reused only if both are the same.
     pages = PageStore(settings.resolve(PAGES), settings.docs_path, inputs_key([], settings, fingerprint))
     rendered = render_site(papers, settings, progress, pages)
     timings["render"] = time.perf_counter() - start
-    engine = settings.search_engine(len(papers))
     report = GenerateReport(papers, read.problems, read.files, rendered, timings, engine=engine)
     stamp = {
         "version": _STAMP_VERSION,

@@ -13,6 +13,9 @@ re-rendered pages), nor can a change of mkdocs.yml, the theme overrides or the
 engine versions: those build in full. Either way, Pagefind indexes the
 generator's search records (generator/build/pagefind.py) while MkDocs runs:
 in parts, and a dirty build indexes again only the parts whose records changed.
+The records depend only on the enriched papers, so `EarlySearch` can start
+indexing a dirty build's changed parts while the generator still renders the
+pages; the build then takes those parts instead of indexing them itself.
 """
 
 from __future__ import annotations
@@ -23,16 +26,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DigestError
-from ..model import GENERATED_FOLDERS
+from ..model import GENERATED_FOLDERS, Paper
 from ..settings import ENGINES, Settings
 from ..stamps import files_digest, read_stamp, write_stamp
-from .pagefind import RECORDS_FILE, Part, index_part, install_parts, list_parts, read_parts
+from .pagefind import RECORDS_FILE, Part, index_part, install_parts, list_parts, parts_of, read_parts, search_records
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +142,7 @@ def _timed(timings: dict[str, float], name: str, work, *args):
 
 def _mkdocs_and_search(
     settings: Settings, config: Path, site: Path, engine: str, timings: dict[str, float], dirty: bool = False,
-    indexed: dict[str, str] | None = None,
+    indexed: dict[str, str] | None = None, early: EarlySearch | None = None,
 ) -> tuple[str, dict[str, str]]:
     """Run MkDocs into `site`; with Pagefind, index the search records meanwhile into its index parts.
 
@@ -160,7 +164,7 @@ def _mkdocs_and_search(
     try:
         # MkDocs renders on one core; Pagefind indexes the changed parts on the other.
         with ThreadPoolExecutor(1) as pool:
-            search = pool.submit(_timed, timings, "search", _index_parts, changed, index)
+            search = pool.submit(_timed, timings, "search", _index_parts, changed, index, early)
             try:
                 output = _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty)
             finally:
@@ -174,17 +178,111 @@ def _mkdocs_and_search(
     return output, hashes
 
 
-def _index_parts(parts: list[Part], folder: Path) -> None:
+def _index_parts(parts: list[Part], folder: Path, early: EarlySearch | None = None) -> None:
     for part in parts:
-        index_part(part, folder / part.folder)
+        if early is None or not early.take(part, folder / part.folder):
+            index_part(part, folder / part.folder)
 
 
-def build_site(settings: Settings, engine: str, force: bool = False) -> BuildResult:
+def _indexed_parts(
+    settings: Settings, engine: str, force: bool, stamp: dict, setup: str
+) -> dict[str, str] | None:
+    """Return the index parts the last build made (folder: records' hash) if this build is incremental, else None.
+
+    Incremental (MkDocs `--dirty`, in place) when the previous site was built
+    with the same configuration and Pagefind search, and not forced.
+    """
+    site = settings.site_path
+    if not (settings.incremental and not force and engine == "pagefind" and site.is_dir()
+            and stamp.get("setup") == setup):
+        return None
+    # Parts indexed by the last build, by folder: an edit re-indexes only the parts it changed.
+    recorded = stamp.get("search")
+    return {str(k): str(v) for k, v in recorded.items()} if isinstance(recorded, dict) else {}
+
+
+#: The name of the thread that indexes early.
+EARLY_THREAD = "paper-digest-early-search"
+
+
+class EarlySearch:
+    """Pagefind indexing of an incremental build's changed parts, started once the papers are enriched.
+
+    The generator calls `start` with the enriched papers before it renders the
+    pages; the parts whose records changed since the last build are indexed on a
+    thread (Pagefind runs as its own process, on the other core) while the pages
+    render. `build_site` takes a part from here only when its records are
+    exactly those the generator wrote; it indexes any other itself. Nothing
+    starts for a build that will be full. Use it as a context manager: leaving
+    it waits for the thread and removes what was not taken.
+    """
+
+    def __init__(self, settings: Settings, force: bool = False) -> None:
+        self.settings = settings
+        self.force = force
+        self._thread: threading.Thread | None = None
+        self._folder: Path | None = None
+        self._done: dict[str, str] = {}
+
+    def start(self, papers: list[Paper], engine: str) -> None:
+        """Start indexing the changed parts of `papers`' search records (only for an incremental build)."""
+        if self._thread is not None or engine != "pagefind":
+            return
+        settings = self.settings
+        stamp = read_stamp(settings.resolve(STAMP))
+        previous = _indexed_parts(settings, engine, self.force, stamp, engine_fingerprint(settings, engine))
+        if previous is None:
+            return
+        site = settings.site_path
+        changed = [
+            part for part in parts_of(search_records(papers), settings.search_part_size)
+            if previous.get(part.folder) != part.digest or not (site / part.folder).is_dir()
+        ]
+        if not changed:
+            return
+        self._folder = Path(tempfile.mkdtemp(prefix=".pagefind-early-", dir=site.parent))
+        self._thread = threading.Thread(
+            target=self._index, args=(changed, self._folder), name=EARLY_THREAD, daemon=True
+        )
+        self._thread.start()
+
+    def _index(self, parts: list[Part], folder: Path) -> None:
+        for part in parts:
+            try:
+                index_part(part, folder / part.folder)
+            except DigestError as error:  # the build indexes this part again, and reports its error then
+                log.info("early search indexing of %s failed: %s", part.folder, error)
+                return
+            self._done[part.folder] = part.digest
+
+    def take(self, part: Part, target: Path) -> bool:
+        """Move `part`'s index here into `target` if it was indexed from the same records; wait for it if needed."""
+        if self._thread is None or self._folder is None:
+            return False
+        self._thread.join()
+        if self._done.get(part.folder) != part.digest:
+            return False
+        shutil.move(self._folder / part.folder, target)
+        del self._done[part.folder]
+        return True
+
+    def __enter__(self) -> EarlySearch:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._thread is not None:
+            self._thread.join()
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+
+
+def build_site(settings: Settings, engine: str, force: bool = False, early: EarlySearch | None = None) -> BuildResult:
     """Build the static site with MkDocs in strict mode and the `engine` search; skip it when nothing changed.
 
     `engine` is the generator's choice for the pages it wrote (`GenerateReport.engine`).
     Incremental (MkDocs `--dirty`, in place) when the previous site was built
     with the same configuration and Pagefind search; in full otherwise, or with `force`.
+    `early`: the parts already indexed while the pages rendered (see `EarlySearch`).
     """
     if engine not in ENGINES:
         raise DigestError(f"unknown search engine {engine!r}")
@@ -198,19 +296,15 @@ def build_site(settings: Settings, engine: str, force: bool = False) -> BuildRes
     if not force and site.is_dir() and stamp.get("tree") == fingerprint and stamp.get("engine") == engine:
         return BuildResult(skipped=True, site_dir=site)
     setup = engine_fingerprint(settings, engine)
-    incremental = (
-        settings.incremental and not force and engine == "pagefind" and site.is_dir() and stamp.get("setup") == setup
-    )
+    previous = _indexed_parts(settings, engine, force, stamp, setup)
     # Until this build succeeds, the stamp must not vouch for the site.
     stamp_path.unlink(missing_ok=True)
     timings: dict[str, float] = {}
-    if incremental:
-        # Parts indexed by the last build, by folder: an edit re-indexes only the parts it changed.
-        recorded = stamp.get("search")
-        previous = {str(k): str(v) for k, v in recorded.items()} if isinstance(recorded, dict) else {}
-        output, searched = _build_in_place(settings, config, site, timings, previous)
+    if previous is not None:
+        output, searched = _build_in_place(settings, config, site, timings, previous, early)
     else:
         output, searched = _build_and_swap(settings, config, site, engine, timings)
+    incremental = previous is not None
     write_stamp(stamp_path, {"tree": fingerprint, "setup": setup, "engine": engine, "search": searched})
     return BuildResult(skipped=False, site_dir=site, output=output, incremental=incremental, timings=timings)
 
@@ -256,11 +350,12 @@ def _build_and_swap(
 
 
 def _build_in_place(
-    settings: Settings, config: Path, site: Path, timings: dict[str, float], indexed: dict[str, str]
+    settings: Settings, config: Path, site: Path, timings: dict[str, float], indexed: dict[str, str],
+    early: EarlySearch | None = None,
 ) -> tuple[str, dict[str, str]]:
     try:
         output, searched = _mkdocs_and_search(settings, config, site, "pagefind", timings, dirty=True,
-                                              indexed=indexed)
+                                              indexed=indexed, early=early)
         removed = remove_stale_pages(site, settings.docs_path)
         log.info("incremental build: removed %d stale files", len(removed))
     except DigestError as error:

@@ -95,11 +95,17 @@ class Part:
 
 
 def read_parts(records_file: Path, part_size: int) -> list[Part]:
-    """Split the search records into parts of `part_size` lines, in order (always at least one part)."""
+    """Split the search records file into parts of `part_size` lines, in order (always at least one part)."""
     try:
-        lines = [line for line in records_file.read_text(encoding="utf-8").splitlines() if line]
+        text = records_file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DigestError(f"{records_file}: cannot read the search records ({exc}); generate again") from exc
+    return parts_of(text, part_size)
+
+
+def parts_of(records: str, part_size: int) -> list[Part]:
+    """Split search records (`search_records`' text) into parts of `part_size` lines, in order."""
+    lines = [line for line in records.splitlines() if line]
     chunks = [lines[start : start + part_size] for start in range(0, len(lines), part_size)] or [[]]
     # A part is as good as its records, the page each becomes and the indexer's version.
     made_by = f"{_PAGE_FORMAT} pagefind {version('pagefind')}\n"
