@@ -22,7 +22,7 @@ from .model import Paper, Problem, Progress, no_progress
 from .read import expand_sources, read_sources
 from .render import PageStore, RenderResult, generated_fingerprint, render_site
 from .settings import SETTINGS_FILE, Settings, load_settings
-from .stamps import files_digest, read_stamp, write_stamp
+from .stamps import files_digest, read_stamp, tree_files, write_stamp
 
 #: The last run's inputs key, generated files' fingerprint and report.
 STAMP = ".paper-digest/generate.json"
@@ -100,7 +100,7 @@ def analysis_fingerprint(settings: Settings) -> str:
 def inputs_key(files: list[Path], settings: Settings, fingerprint: str) -> str:
     """Return a hash of everything a run's output depends on: `fingerprint`, the templates and the sources."""
     templates = settings.resolve(settings.templates_dir)
-    pages = sorted(p for p in templates.rglob("*") if p.is_file()) if templates.is_dir() else []
+    pages = tree_files(templates)
     return files_digest([*pages, *files], content=True, extra=f"{fingerprint} {settings.project_dir}")
 
 

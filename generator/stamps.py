@@ -17,17 +17,32 @@ def files_digest(paths: Iterable[Path], root: Path | None = None, content: bool 
     `extra` adds what else the result depends on (settings, versions).
     """
     digest = hashlib.blake2b(extra.encode("utf-8"), digest_size=16)
+    # Plain strings and one system call per file: at 20,000 pages, Path objects cost a second a run.
+    prefix = os.path.join(os.fspath(root), "") if root else ""
     for path in paths:
-        name = path.relative_to(root).as_posix() if root and path.is_relative_to(root) else str(path)
-        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-        if not path.exists():
+        text = os.fspath(path)
+        name = text[len(prefix):] if prefix and text.startswith(prefix) else text
+        digest.update(name.replace(os.sep, "/").encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            if content:
+                with open(text, "rb") as handle:
+                    digest.update(hashlib.blake2b(handle.read(), digest_size=16).digest())
+            else:
+                stat = os.stat(text)
+                digest.update(f"{stat.st_size}:{stat.st_mtime_ns}\0".encode())
+        except FileNotFoundError:
             digest.update(b"absent\0")
-        elif content:
-            digest.update(hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
-        else:
-            stat = path.stat()
-            digest.update(f"{stat.st_size}:{stat.st_mtime_ns}\0".encode())
     return digest.hexdigest()
+
+
+def tree_files(folder: Path) -> list[Path]:
+    """Return the files under `folder` (following no links to folders), in path order; [] if it is missing."""
+    found: list[tuple[list[str], Path]] = []
+    for top, _, names in os.walk(folder):
+        base = Path(top)
+        parts = base.relative_to(folder).parts
+        found.extend(([*parts, name], base / name) for name in names)
+    return [path for _, path in sorted(found, key=lambda item: item[0])]
 
 
 def read_stamp(path: Path) -> dict:

@@ -35,7 +35,7 @@ from pathlib import Path
 from ..errors import DigestError
 from ..model import GENERATED_FOLDERS, Paper
 from ..settings import ENGINES, Settings
-from ..stamps import files_digest, read_stamp, write_stamp
+from ..stamps import files_digest, read_stamp, tree_files, write_stamp
 from .pagefind import RECORDS_FILE, Part, index_part, install_parts, list_parts, parts_of, read_parts, search_records
 
 log = logging.getLogger(__name__)
@@ -64,8 +64,7 @@ class BuildResult:
 def tree_fingerprint(settings: Settings) -> str:
     """Return a hash of every input of the engine: docs dir files and the config."""
     config = settings.resolve(settings.config_file)
-    docs = sorted(p for p in settings.docs_path.rglob("*") if p.is_file())
-    return files_digest([config, *docs], root=settings.project_dir)
+    return files_digest([config, *tree_files(settings.docs_path)], root=settings.project_dir)
 
 
 def engine_fingerprint(settings: Settings, engine: str) -> str:
