@@ -249,7 +249,7 @@ class EarlySearch:
         for part in parts:
             try:
                 index_part(part, folder / part.folder)
-            except DigestError as error:  # the build indexes this part again, and reports its error then
+            except (DigestError, OSError) as error:  # the build indexes this part again, and reports its error
                 log.info("early search indexing of %s failed: %s", part.folder, error)
                 return
             self._done[part.folder] = part.digest
