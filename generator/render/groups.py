@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 
 from slugify import slugify
 
@@ -70,12 +73,37 @@ def topic_pairs(papers: list[Paper], count: int = 15) -> list[tuple[Tag, Tag, in
     return [(names[a], names[b], n) for (a, b), n in ranked]
 
 
-def topics_by_area(areas: list[TagGroup], topics: list[TagGroup]) -> dict[str, list[TagGroup]]:
-    """Place each topic under the area that holds most of its papers (ties: area name)."""
+#: Package data: each topic's research areas in the corpora (scripts/build_topic_areas.py).
+TOPIC_AREAS_FILE = "data/topic_areas.json"
+#: How many papers the corpora's shares count for, beside the digest's own papers of the topic.
+PRIOR_PAPERS = 3.0
+
+
+@lru_cache(maxsize=1)
+def load_topic_areas() -> dict[str, dict[str, float]]:
+    """Return, per topic name, the share of its corpus papers in each area name (no network, no pickle)."""
+    data = json.loads(resources.files("generator").joinpath(TOPIC_AREAS_FILE).read_text(encoding="utf-8"))
+    return {str(topic): {str(a): float(share) for a, share in areas.items()} for topic, areas in data.items()}
+
+
+def topics_by_area(
+    areas: list[TagGroup], topics: list[TagGroup], prior: dict[str, dict[str, float]] | None = None
+) -> dict[str, list[TagGroup]]:
+    """Place each topic under the area that holds most of its papers, among the areas that hold any.
+
+    A digest's few papers of a topic are a noisy count: the corpora's shares
+    (`prior`, by topic and area name) count as `PRIOR_PAPERS` more papers, so two
+    benchmark papers do not carry "Robotics & Manipulation" off to "Datasets &
+    Benchmarks" while a robotics area holds one. Ties: the area's slug.
+    """
+    prior = load_topic_areas() if prior is None else prior
     placed: dict[str, list[TagGroup]] = {group.tag.slug: [] for group in areas}
     for topic in topics:
-        counts = Counter(t.slug for paper in topic.papers for t in paper.tags if t.kind == "area")
+        counts: Counter[tuple[str, str]] = Counter(
+            (t.slug, t.name) for paper in topic.papers for t in paper.tags if t.kind == "area"
+        )
         if counts:
-            home = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
-            placed.setdefault(home, []).append(topic)
+            shares = prior.get(topic.tag.name, {})
+            scored = [(-(n + PRIOR_PAPERS * shares.get(name, 0.0)), slug) for (slug, name), n in counts.items()]
+            placed.setdefault(min(scored)[1], []).append(topic)
     return placed
