@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import json
 import re
-import threading
 from pathlib import Path
 
 import pytest
@@ -250,7 +249,7 @@ def test_an_edit_indexes_its_search_part_while_the_pages_render(tmp_path: Path, 
     import dataclasses
 
     import generator.build as build
-    from generator.build import EARLY_THREAD, STAMP, EarlySearch
+    from generator.build import STAMP, EarlySearch
 
     project = copy_project(tmp_path / "project")
     source = project / "in" / "digest.txt"
@@ -264,31 +263,31 @@ def test_an_edit_indexes_its_search_part_while_the_pages_render(tmp_path: Path, 
     settings = dataclasses.replace(load_settings(project), search="pagefind", search_part_size=20)
     texts = [p.abstract for p in generate([DEFAULT_CORPUS], settings).papers]
     build_site(settings, generate([write(texts)], settings).engine)
-    calls: list[tuple[str, str]] = []
+    # What the build itself indexes (the parts it did not get from the early start).
+    built: list[str] = []
     index_part = build.index_part
-    monkeypatch.setattr(build, "index_part", lambda part, out: (
-        calls.append((threading.current_thread().name, part.folder)), index_part(part, out)))
+    monkeypatch.setattr(build, "index_part", lambda part, out: (built.append(part.folder), index_part(part, out)))
     with EarlySearch(settings) as early:
         report = generate([write([*texts[:-1], texts[-1] + " We also report zorblaxian ablations."])], settings,
                           enriched=early.start)
+        # Pagefind is already at work on the edited paper's part when the pages are written.
+        assert early.started == ["pagefind-3"]
         result = build_site(settings, report.engine, early=early)
-    # Indexed once, on the early thread while the pages rendered, and not again by the build.
-    assert result.incremental and [folder for _, folder in calls] == ["pagefind-3"]
-    assert calls[0][0] == EARLY_THREAD
+        assert early.started == []  # taken by the build
+    assert result.incremental and built == []
     assert not any(p.name.startswith(".pagefind-early-") for p in settings.site_path.parent.iterdir())
     stamp = json.loads((project / STAMP).read_text(encoding="utf-8"))
     assert sorted(stamp["search"]) == ["pagefind", "pagefind-2", "pagefind-3"]
     fragments = (settings.site_path / "pagefind-3").rglob("*.pf_fragment")  # gzipped JSON, one per page
     assert b"zorblaxian" in b"".join(gzip.decompress(p.read_bytes()) for p in fragments)
     # Nothing changed: nothing starts early, and the build is skipped.
-    calls.clear()
     with EarlySearch(settings) as early:
         report = generate([source], settings, enriched=early.start)
+        assert early.started == []
         assert build_site(settings, report.engine, early=early).skipped
-    assert calls == []
     # A forced build is a full one: nothing is indexed early, the build indexes every part itself.
     with EarlySearch(settings, force=True) as early:
         report = generate([source], settings, enriched=early.start)
+        assert early.started == []
         assert not build_site(settings, report.engine, force=True, early=early).incremental
-    assert sorted(folder for _, folder in calls) == ["pagefind", "pagefind-2", "pagefind-3"]
-    assert EARLY_THREAD not in {thread for thread, _ in calls}
+    assert sorted(built) == ["pagefind", "pagefind-2", "pagefind-3"]

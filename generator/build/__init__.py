@@ -14,19 +14,19 @@ engine versions: those build in full. Either way, Pagefind indexes the
 generator's search records (generator/build/pagefind.py) while MkDocs runs:
 in parts, and a dirty build indexes again only the parts whose records changed.
 The records depend only on the enriched papers, so `EarlySearch` can start
-indexing a dirty build's changed parts while the generator still renders the
+Pagefind on a dirty build's changed parts while the generator still renders the
 pages; the build then takes those parts instead of indexing them itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -36,7 +36,17 @@ from ..errors import DigestError
 from ..model import GENERATED_FOLDERS, Paper
 from ..settings import ENGINES, Settings
 from ..stamps import files_digest, read_stamp, tree_files, write_stamp
-from .pagefind import RECORDS_FILE, Part, index_part, install_parts, list_parts, parts_of, read_parts, search_records
+from .pagefind import (
+    RECORDS_FILE,
+    Indexing,
+    Part,
+    index_part,
+    install_parts,
+    list_parts,
+    parts_of,
+    read_parts,
+    search_records,
+)
 
 log = logging.getLogger(__name__)
 
@@ -200,32 +210,32 @@ def _indexed_parts(
     return {str(k): str(v) for k, v in recorded.items()} if isinstance(recorded, dict) else {}
 
 
-#: The name of the thread that indexes early.
-EARLY_THREAD = "paper-digest-early-search"
-
-
 class EarlySearch:
     """Pagefind indexing of an incremental build's changed parts, started once the papers are enriched.
 
     The generator calls `start` with the enriched papers before it renders the
-    pages; the parts whose records changed since the last build are indexed on a
-    thread (Pagefind runs as its own process, on the other core) while the pages
+    pages: the parts whose records changed since the last build are written as
+    pages and handed to Pagefind processes, which index them while the pages
     render. `build_site` takes a part from here only when its records are
     exactly those the generator wrote; it indexes any other itself. Nothing
     starts for a build that will be full. Use it as a context manager: leaving
-    it waits for the thread and removes what was not taken.
+    it waits for Pagefind and removes what was not taken.
     """
 
     def __init__(self, settings: Settings, force: bool = False) -> None:
         self.settings = settings
         self.force = force
-        self._thread: threading.Thread | None = None
         self._folder: Path | None = None
-        self._done: dict[str, str] = {}
+        self._running: dict[str, Indexing] = {}
+
+    @property
+    def started(self) -> list[str]:
+        """The index parts (folders) being indexed early and not taken yet."""
+        return sorted(self._running)
 
     def start(self, papers: list[Paper], engine: str) -> None:
         """Start indexing the changed parts of `papers`' search records (only for an incremental build)."""
-        if self._thread is not None or engine != "pagefind":
+        if self._folder is not None or engine != "pagefind":
             return
         settings = self.settings
         stamp = read_stamp(settings.resolve(STAMP))
@@ -240,37 +250,36 @@ class EarlySearch:
         if not changed:
             return
         self._folder = Path(tempfile.mkdtemp(prefix=".pagefind-early-", dir=site.parent))
-        self._thread = threading.Thread(
-            target=self._index, args=(changed, self._folder), name=EARLY_THREAD, daemon=True
-        )
-        self._thread.start()
-
-    def _index(self, parts: list[Part], folder: Path) -> None:
-        for part in parts:
+        for part in changed:
+            pages = self._folder / "pages" / part.folder
             try:
-                index_part(part, folder / part.folder)
+                self._running[part.folder] = Indexing(part, pages, self._folder / "index" / part.folder)
             except (DigestError, OSError) as error:  # the build indexes this part again, and reports its error
                 log.info("early search indexing of %s failed: %s", part.folder, error)
-                return
-            self._done[part.folder] = part.digest
 
     def take(self, part: Part, target: Path) -> bool:
-        """Move `part`'s index here into `target` if it was indexed from the same records; wait for it if needed."""
-        if self._thread is None or self._folder is None:
+        """Move `part`'s index into `target` if it was indexed here from the same records (waiting for it)."""
+        indexing = self._running.pop(part.folder, None)
+        if indexing is None:
             return False
-        self._thread.join()
-        if self._done.get(part.folder) != part.digest:
+        try:
+            indexing.wait()
+        except DigestError as error:
+            log.info("early search indexing of %s failed: %s", part.folder, error)
             return False
-        shutil.move(self._folder / part.folder, target)
-        del self._done[part.folder]
+        if indexing.part.digest != part.digest:
+            return False
+        shutil.move(indexing.output, target)
         return True
 
     def __enter__(self) -> EarlySearch:
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        if self._thread is not None:
-            self._thread.join()
+        for indexing in self._running.values():
+            with contextlib.suppress(DigestError):
+                indexing.wait()
+        self._running = {}
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
 

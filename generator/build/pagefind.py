@@ -117,24 +117,42 @@ def parts_of(records: str, part_size: int) -> list[Part]:
 
 def index_part(part: Part, output: Path) -> None:
     """Index one part's records with Pagefind into the folder `output` (replaced)."""
-    try:
-        records = [json.loads(line) for line in part.lines]
-    except ValueError as exc:
-        raise DigestError(f"{RECORDS_FILE}: cannot read the search records ({exc}); generate again") from exc
     with tempfile.TemporaryDirectory(prefix="paper-digest-search-") as pages:
+        Indexing(part, Path(pages), output).wait()
+
+
+class Indexing:
+    """One part being indexed: its records written as pages to `pages`, and Pagefind running over them.
+
+    Pagefind runs as its own process: the caller goes on (renders pages, runs
+    MkDocs) and calls `wait` when it needs the index. No Python thread is
+    involved, so the generator may fork its page workers meanwhile.
+    """
+
+    def __init__(self, part: Part, pages: Path, output: Path) -> None:
+        self.part = part
+        self.output = output
+        try:
+            records = [json.loads(line) for line in part.lines]
+        except ValueError as exc:
+            raise DigestError(f"{RECORDS_FILE}: cannot read the search records ({exc}); generate again") from exc
         for record in records:
-            path = Path(pages) / _page_path(record["url"])
+            path = pages / _page_path(record["url"])
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(record_page(record), encoding="utf-8")
         # Pagefind writes straight into `output`: the index is not copied again.
         shutil.rmtree(output, ignore_errors=True)
         command = [
-            sys.executable, "-m", "pagefind", "--site", pages, "--output-path", str(output),
+            sys.executable, "-m", "pagefind", "--site", str(pages), "--output-path", str(output),
             "--force-language", "en", "--quiet",
         ]
-        process = subprocess.run(command, capture_output=True, text=True, check=False)
-        if process.returncode != 0 or not (output / "pagefind.js").exists():
-            raise DigestError(process.stderr.strip() or "pagefind wrote no index")
+        self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def wait(self) -> None:
+        """Wait for Pagefind; raise DigestError if it failed or wrote no index."""
+        _, errors = self._process.communicate()
+        if self._process.returncode != 0 or not (self.output / "pagefind.js").exists():
+            raise DigestError(errors.strip() or "pagefind wrote no index")
 
 
 def install_parts(indexed: Path, site: Path, changed: list[Part]) -> None:
