@@ -285,6 +285,14 @@ def test_an_edit_indexes_its_search_part_while_the_pages_render(tmp_path: Path, 
         report = generate([source], settings, enriched=early.start)
         assert early.started == []
         assert build_site(settings, report.engine, early=early).skipped
+    # Many changed papers: MkDocs will render many pages, which hides the search; it runs beside MkDocs.
+    with EarlySearch(settings) as early:
+        report = generate([write([f"{t} Variant {n}." for n, t in enumerate(texts)])], settings,
+                          enriched=early.start)
+        assert early.started == []
+        assert build_site(settings, report.engine, early=early).incremental
+    assert sorted(built) == ["pagefind", "pagefind-2", "pagefind-3"]
+    built.clear()
     # A forced build is a full one: nothing is indexed early, the build indexes every part itself.
     with EarlySearch(settings, force=True) as early:
         report = generate([source], settings, enriched=early.start)
