@@ -144,5 +144,4 @@ class Cache:
             entries = {key: self.entries[key] for key in sorted(keys)}
             body = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
             header = {"version": VERSION, "fingerprint": self.fingerprint, "checksum": _checksum(body)}
-            path.parent.mkdir(parents=True, exist_ok=True)
             write_atomically(path, json.dumps(header).encode("utf-8") + b"\n" + body)

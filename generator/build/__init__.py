@@ -163,8 +163,7 @@ def _mkdocs_and_search(
     if engine != "pagefind":
         return _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty), {}
     parts = read_parts(settings.docs_path / RECORDS_FILE, settings.search_part_size)
-    known = indexed or {}
-    changed = [p for p in parts if known.get(p.folder) != p.digest or not (site / p.folder).is_dir()]
+    changed = _changed_parts(parts, indexed or {}, site)
     hashes = {part.folder: part.digest for part in parts}
     if not changed:
         output = _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty)
@@ -186,6 +185,11 @@ def _mkdocs_and_search(
     finally:
         shutil.rmtree(index, ignore_errors=True)
     return output, hashes
+
+
+def _changed_parts(parts: list[Part], indexed: dict[str, str], site: Path) -> list[Part]:
+    """Return the parts whose records differ from those `indexed` in `site` (folder: hash), or whose folder is gone."""
+    return [part for part in parts if indexed.get(part.folder) != part.digest or not (site / part.folder).is_dir()]
 
 
 def _index_parts(parts: list[Part], folder: Path, early: EarlySearch | None = None) -> None:
@@ -268,10 +272,7 @@ class EarlySearch:
         records = search_records(papers)
         if _changed_records(settings.docs_path / RECORDS_FILE, records) > EARLY_MAX_CHANGES:
             return
-        changed = [
-            part for part in parts_of(records, settings.search_part_size)
-            if previous.get(part.folder) != part.digest or not (site / part.folder).is_dir()
-        ]
+        changed = _changed_parts(parts_of(records, settings.search_part_size), previous, site)
         if not changed:
             return
         self._folder = Path(tempfile.mkdtemp(prefix=".pagefind-early-", dir=site.parent))

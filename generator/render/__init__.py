@@ -115,9 +115,6 @@ def render_pages(
         files[PATHS.papers_bib] = _utf8(bibtex_file(papers, entries))
         for group in groups:
             files[group.tag.bib_path] = _utf8(bibtex_file(list(group.papers), entries))
-        if memo is not None:
-            for path, key, reused in listings.records:
-                memo.record(path, key, reused)
         done = 0
         for batch in batches:
             for path, data, key, reused in batch:
@@ -181,7 +178,7 @@ def render_site(
 ) -> RenderResult:
     """Render the papers into the docs dir; return what was written and deleted.
 
-    `pages` (the last run's paper pages) spares rendering the pages whose inputs did not change.
+    `pages` (the last run's paper and listing pages) spares rendering the pages whose inputs did not change.
     """
     files = render_pages(papers, settings, progress, pages)
     result = write_files(files, settings.docs_path, pages.reused if pages else frozenset())

@@ -57,8 +57,6 @@ class ListingPages:
         self.common = {name: common[name] for name in LISTING_COMMON}
         self.memo = memo
         self._shown: dict[str, str] = {}
-        #: Per page rendered now: (path, key, reused), for the memo to record.
-        self.records: list[tuple[str, str, bool]] = []
 
     def _entry(self, paper: Paper) -> str:
         """Return what a paper's listing entry shows, as text to hash (once per paper)."""
@@ -82,10 +80,9 @@ class ListingPages:
         if self.memo is not None:
             key = self._key(template, listing, heading)
             kept = self.memo.page(listing.path, key)
+            self.memo.record(listing.path, key, kept is not None)
             if kept is not None:
-                self.records.append((listing.path, key, True))
                 return kept
-            self.records.append((listing.path, key, False))
         # Only what the key covers reaches the template (StrictUndefined: anything else fails loudly).
         try:
             text = template.render(**self.common, listing=listing, listing_item=self.items, **context)
