@@ -139,8 +139,6 @@ class Paper(_Page):
     source_id: str = ""
     #: Ids of the most similar papers of the digest, best first.
     related: tuple[str, ...] = ()
-    #: Place on the topic map, in [0, 1] x [0, 1].
-    position: tuple[float, float] = (0.5, 0.5)
 
     @property
     def title_inferred(self) -> bool:

@@ -7,14 +7,16 @@ them is not repeated: its report is read back from `.paper-digest/generate.json`
 
 from __future__ import annotations
 
+import gc
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .cache import Cache
-from .enrich import enrich
+from .enrich import enrich_digest
 from .enrich.overrides import load_overrides
 from .enrich.tags import load_topics
 from .errors import DigestError, SettingsError
@@ -118,6 +120,25 @@ def sources_or_default(sources: Iterable[str | Path], settings: Settings) -> lis
     return chosen or [settings.resolve(s) for s in settings.default_sources]
 
 
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Run the block without Python's cyclic garbage collector (reference counting still frees memory).
+
+    A run holds a large heap of long-lived records (20,000 papers: over a GB)
+    while it allocates millions of small objects, and each of the collector's
+    full passes walks that whole heap: one edited abstract of 20,000 took 20.9 s
+    to generate with it and 17.9 s without, at the same peak memory. The
+    pipeline's records hold no reference cycles worth collecting.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def generate(
     sources: Iterable[str | Path], settings: Settings, progress: Progress = no_progress,
     enriched: Callable[[list[Paper], str], None] | None = None,
@@ -127,6 +148,14 @@ def generate(
     `enriched` is called with the enriched papers and the search engine before
     the pages render (the build starts its search index then: build.EarlySearch).
     """
+    with cyclic_gc_paused():
+        return _generate(sources, settings, progress, enriched)
+
+
+def _generate(
+    sources: Iterable[str | Path], settings: Settings, progress: Progress,
+    enriched: Callable[[list[Paper], str], None] | None,
+) -> GenerateReport:
     timings: dict[str, float] = {}
     start = time.perf_counter()
     progress("Reading sources", 0, 1)
@@ -154,19 +183,23 @@ def generate(
     start = time.perf_counter()
     progress("Reading sources", 1, 1)
     neighbours = Cache(settings.resolve(NEIGHBOURS), fingerprint)
-    papers = enrich(read.papers, settings, progress, cache, neighbours)
-    cache.save()
-    neighbours.save()
-    for old in _OLD_CACHES:
-        settings.resolve(old).unlink(missing_ok=True)
-    timings["enrich"] = time.perf_counter() - start
-    engine = settings.search_engine(len(papers))
-    if enriched is not None:
-        enriched(papers, engine)
-    start = time.perf_counter()
-    # The templates count as well as the code: a page is reused only if both are the same.
-    pages = PageStore(settings.resolve(PAGES), settings.docs_path, inputs_key([], settings, fingerprint))
-    rendered = render_site(papers, settings, progress, pages)
+    # The map's layout is drawn in another process (large digests) while the pages render.
+    papers, layout = enrich_digest(read.papers, settings, progress, cache, neighbours, draw_map=True)
+    try:
+        cache.save()
+        neighbours.save()
+        for old in _OLD_CACHES:
+            settings.resolve(old).unlink(missing_ok=True)
+        timings["enrich"] = time.perf_counter() - start
+        engine = settings.search_engine(len(papers))
+        if enriched is not None:
+            enriched(papers, engine)
+        start = time.perf_counter()
+        # The templates count as well as the code: a page is reused only if both are the same.
+        pages = PageStore(settings.resolve(PAGES), settings.docs_path, inputs_key([], settings, fingerprint))
+        rendered = render_site(papers, layout, settings, progress, pages)
+    finally:
+        layout.close()
     timings["render"] = time.perf_counter() - start
     report = GenerateReport(papers, read.problems, read.files, rendered, timings, engine=engine)
     stamp = {

@@ -42,12 +42,13 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
 
 def render_digest(project: Path, sources: list[Path], **changes: object) -> dict[str, bytes]:
     """Read, enrich and render `sources` with the project's settings (any changed); return every generated file."""
-    from generator.enrich import enrich
+    from generator.enrich import enrich_digest
     from generator.read import read_sources
     from generator.render import render_pages
 
     settings = load_settings(project, **changes)  # the changes are checked like any setting
-    return render_pages(enrich(read_sources(sources, settings).papers, settings), settings)
+    papers, layout = enrich_digest(read_sources(sources, settings).papers, settings)
+    return render_pages(papers, layout, settings)
 
 
 def copy_project(target: Path) -> Path:

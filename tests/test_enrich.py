@@ -7,7 +7,7 @@ import re
 import pytest
 import yaml
 
-from generator.enrich import enrich, summarize
+from generator.enrich import enrich, enrich_digest, summarize
 from generator.enrich.folding import fold_topics
 from generator.enrich.tags import load_topics, match_topics
 from generator.enrich.titles import infer_title, unique_titles
@@ -148,14 +148,14 @@ def test_large_digests_give_the_same_result_and_pages_on_one_core_or_several(def
     papers = [
         make_paper(f"{paper.abstract} Variant {n}.") for n in range(18) for paper in base
     ][:1000]
-    one = enrich(papers, replace(settings, workers=1))
-    several = enrich(papers, replace(settings, workers=2))
+    one, layout = enrich_digest(papers, replace(settings, workers=1))
+    several, forked = enrich_digest(papers, replace(settings, workers=2), draw_map=True)
     assert one == several
     # Paper pages rendered by forked workers are the pages one process renders.
     from generator.render import render_pages
 
-    pages = render_pages(one, replace(settings, workers=1))
-    assert render_pages(one, replace(settings, workers=2)) == pages
+    pages = render_pages(one, layout, replace(settings, workers=1))
+    assert render_pages(one, forked, replace(settings, workers=2)) == pages
     assert sum(rel.startswith("papers/") for rel in pages) == len(one)
 
 

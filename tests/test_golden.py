@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.enrich import enrich
+from generator.enrich import enrich_digest
 from generator.read import read_sources
 from generator.render import render_pages
 from generator.settings import load_settings
@@ -29,7 +29,8 @@ def render_fixture(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, 
     monkeypatch.chdir(FIXTURES.parent)
     settings = load_settings(project)
     result = read_sources([Path("fixtures") / "small"], settings)
-    return render_pages(enrich(result.papers, settings), settings)
+    papers, layout = enrich_digest(result.papers, settings)
+    return render_pages(papers, layout, settings)
 
 
 def test_rendered_markdown_matches_goldens(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -76,3 +76,24 @@ def test_two_linked_papers_and_one_alone_get_finite_places() -> None:
     points = map_coordinates(neighbours)
     assert all(math.isfinite(v) and 0.0 <= v <= 1.0 for point in points for v in point)
     assert points[0] != points[2] and points[1] != points[2]
+
+
+def test_a_map_drawn_in_a_forked_process_is_the_map_drawn_here(monkeypatch) -> None:
+    import generator.enrich.maps as maps
+
+    texts, _ = corpus(40)
+    vectors = vectorize(texts)
+    assert vectors is not None
+    neighbours = nearest(vectors.matrix, MAP_NEIGHBOURS)
+    here = map_coordinates(neighbours)
+    assert maps.MapLayout(neighbours, fork=True).positions() == here
+    assert maps.MapLayout(neighbours).positions() == here
+
+    # A forked process that dies sends nothing: the map is drawn here instead, not lost.
+    def dies(_neighbours, sending) -> None:
+        import os
+
+        os._exit(3)
+
+    monkeypatch.setattr(maps, "_draw", dies)
+    assert maps.MapLayout(neighbours, fork=True).positions() == here

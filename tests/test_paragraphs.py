@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.enrich import enrich
+from generator.enrich import enrich, enrich_digest
 from generator.read import read_sources
 from generator.read.notes import is_tail_note, without_tail_notes
 from generator.read.paragraphs import features, group, load_model, profile
@@ -286,8 +286,8 @@ def test_settings_default_joins() -> None:
 def test_the_paper_page_shows_a_joined_paragraph_as_its_own_paragraph(settings: Settings) -> None:
     from generator.render import render_pages
 
-    paper = enrich([make_paper(f"{ENDED}\n\n(2) Retrieval <i>helps</i> on rare facts.")], settings)[0]
-    page = render_pages([paper], settings)[paper.path].decode("utf-8")
+    papers, layout = enrich_digest([make_paper(f"{ENDED}\n\n(2) Retrieval <i>helps</i> on rare facts.")], settings)
+    page = render_pages(papers, layout, settings)[papers[0].path].decode("utf-8")
     assert "three findings.\n\n(2) Retrieval &lt;i&gt;helps&lt;/i&gt; on rare facts.\n" in page
 
 

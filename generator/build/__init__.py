@@ -28,7 +28,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,8 +73,63 @@ class BuildResult:
 
 def tree_fingerprint(settings: Settings) -> str:
     """Return a hash of every input of the engine: docs dir files and the config."""
+    return _tree(settings)[0]
+
+
+def _tree(settings: Settings) -> tuple[str, list[str]]:
+    """Return `tree_fingerprint` and the docs dir's files (paths relative to it, "/"-separated, sorted)."""
     config = settings.resolve(settings.config_file)
-    return files_digest([config, *tree_files(settings.docs_path)], root=settings.project_dir)
+    docs = settings.docs_path
+    files = tree_files(docs)
+    prefix = os.path.join(os.fspath(docs), "")
+    names = [os.fspath(path)[len(prefix):].replace(os.sep, "/") for path in files]
+    return files_digest([config, *files], root=settings.project_dir), names
+
+
+def built_paths(source: str) -> list[str]:
+    """Return the site files MkDocs builds from the docs file `source` (directory URLs).
+
+    `papers/x.md` and `papers/x/index.md` give `papers/x/index.html`; any other file is copied as it is.
+    """
+    if not source.endswith(".md"):
+        return [source]
+    stem = source.removesuffix(".md")
+    if stem == "index" or stem.endswith("/index"):
+        return [f"{stem}.html"]
+    return [f"{stem}/index.html"]
+
+
+def remove_gone_pages(site: Path, before: list[str], now: list[str]) -> list[str]:
+    """Delete the built files of generated folders whose docs file was in `before` and is not in `now`.
+
+    Return their site paths, sorted. Emptied folders are removed. This is what
+    `remove_stale_pages` finds, without listing 20,000 built folders: the build
+    stamp keeps the docs dir's file list of the last build.
+    """
+    kept = set(now)
+    removed: list[str] = []
+    for source in sorted(set(before) - kept):
+        if source.split("/", 1)[0] not in GENERATED_FOLDERS:
+            continue
+        # A page moved between `x.md` and `x/index.md` still builds to the same file.
+        if source.endswith(".md") and any(other in kept for other in _page_sources(source)):
+            continue
+        for rel in built_paths(source):
+            path = site / rel
+            if path.is_file():
+                path.unlink()
+                removed.append(rel)
+                folder = path.parent
+                while folder != site and folder.is_dir() and not any(folder.iterdir()):
+                    folder.rmdir()
+                    folder = folder.parent
+    return sorted(removed)
+
+
+def _page_sources(source: str) -> tuple[str, str]:
+    """Return both docs files that build to the page of `source` ("x.md" and "x/index.md")."""
+    stem = source.removesuffix(".md").removesuffix("/index")
+    return f"{stem}.md", f"{stem}/index.md"
 
 
 def engine_fingerprint(settings: Settings, engine: str) -> str:
@@ -173,14 +227,17 @@ def _mkdocs_and_search(
     try:
         # MkDocs renders on one core; Pagefind indexes the changed parts on the other.
         with ThreadPoolExecutor(1) as pool:
-            search = pool.submit(_timed, timings, "search", _index_parts, changed, index, early)
+            # A dirty build leaves the search folders alone: the parts move in as soon as they are
+            # indexed. A full build's MkDocs --clean empties `site` first: they move in after it.
+            into = site if dirty else None
+            search = pool.submit(_timed, timings, "search", _index_parts, changed, index, early, into)
             try:
                 output = _timed(timings, "mkdocs", _mkdocs, settings, config, site, engine, dirty)
             finally:
                 search.exception()  # wait for it either way
             search.result()
-        # A full build's MkDocs --clean empties `site` first: the parts move in after it.
-        install_parts(index, site, changed)
+        if not dirty:
+            install_parts(index, site, changed)
         list_parts(site, parts)
     finally:
         shutil.rmtree(index, ignore_errors=True)
@@ -192,10 +249,13 @@ def _changed_parts(parts: list[Part], indexed: dict[str, str], site: Path) -> li
     return [part for part in parts if indexed.get(part.folder) != part.digest or not (site / part.folder).is_dir()]
 
 
-def _index_parts(parts: list[Part], folder: Path, early: EarlySearch | None = None) -> None:
+def _index_parts(parts: list[Part], folder: Path, early: EarlySearch | None = None, site: Path | None = None) -> None:
+    """Index `parts` into `folder` (taking those `early` indexed); with `site`, move them into it."""
     for part in parts:
         if early is None or not early.take(part, folder / part.folder):
             index_part(part, folder / part.folder)
+    if site is not None:
+        install_parts(folder, site, parts)
 
 
 def _indexed_parts(
@@ -227,13 +287,14 @@ def _changed_records(previous_file: Path, records: str) -> int:
     """Return how many records were added, edited or removed since the last run's records file.
 
     The larger of the lines gained and the lines lost: an edited paper counts once.
+    (Sets, not counts: each line holds its paper's URL, so no two lines are the same.)
     """
     try:
-        before = Counter(previous_file.read_text(encoding="utf-8").splitlines())
+        before = set(previous_file.read_text(encoding="utf-8").splitlines())
     except (OSError, UnicodeDecodeError):
         return sys.maxsize
-    now = Counter(records.splitlines())
-    return max(sum((now - before).values()), sum((before - now).values()))
+    now = set(records.splitlines())
+    return max(len(now - before), len(before - now))
 
 
 class EarlySearch:
@@ -293,6 +354,8 @@ class EarlySearch:
         except DigestError as error:
             log.info("early search indexing of %s failed: %s", part.folder, error)
             return False
+        # Its pages are not needed any more: removed here, beside MkDocs, rather than after the build.
+        shutil.rmtree(indexing.pages, ignore_errors=True)
         if indexing.part.digest != part.digest:
             return False
         shutil.move(indexing.output, target)
@@ -326,7 +389,7 @@ def build_site(settings: Settings, engine: str, force: bool = False, early: Earl
     site = settings.site_path
     stamp_path = settings.resolve(STAMP)
     stamp = read_stamp(stamp_path)
-    fingerprint = tree_fingerprint(settings)
+    fingerprint, sources = _tree(settings)
     if not force and site.is_dir() and stamp.get("tree") == fingerprint and stamp.get("engine") == engine:
         return BuildResult(skipped=True, site_dir=site)
     setup = engine_fingerprint(settings, engine)
@@ -335,11 +398,15 @@ def build_site(settings: Settings, engine: str, force: bool = False, early: Earl
     stamp_path.unlink(missing_ok=True)
     timings: dict[str, float] = {}
     if previous is not None:
-        output, searched = _build_in_place(settings, config, site, timings, previous, early)
+        before = stamp.get("sources")
+        listed = before if isinstance(before, list) and all(isinstance(s, str) for s in before) else None
+        output, searched = _build_in_place(settings, config, site, timings, previous, early, (listed, sources))
     else:
         output, searched = _build_and_swap(settings, config, site, engine, timings)
     incremental = previous is not None
-    write_stamp(stamp_path, {"tree": fingerprint, "setup": setup, "engine": engine, "search": searched})
+    write_stamp(stamp_path, {
+        "tree": fingerprint, "setup": setup, "engine": engine, "search": searched, "sources": sources,
+    })
     return BuildResult(skipped=False, site_dir=site, output=output, incremental=incremental, timings=timings)
 
 
@@ -385,12 +452,20 @@ def _build_and_swap(
 
 def _build_in_place(
     settings: Settings, config: Path, site: Path, timings: dict[str, float], indexed: dict[str, str],
-    early: EarlySearch | None = None,
+    early: EarlySearch | None = None, sources: tuple[list[str] | None, list[str]] = (None, []),
 ) -> tuple[str, dict[str, str]]:
+    """Build with MkDocs --dirty into the live site, then remove what the docs dir no longer produces.
+
+    `sources`: the docs dir's files at the last build (None if its stamp has no list: then every
+    generated folder is swept) and now.
+    """
+    before, now = sources
     try:
         output, searched = _mkdocs_and_search(settings, config, site, "pagefind", timings, dirty=True,
                                               indexed=indexed, early=early)
-        removed = remove_stale_pages(site, settings.docs_path)
+        removed = remove_stale_pages(site, settings.docs_path) if before is None else remove_gone_pages(
+            site, before, now
+        )
         log.info("incremental build: removed %d stale files", len(removed))
     except DigestError as error:
         # The site may be half updated; no stamp is written, so the next build is a full one.

@@ -124,28 +124,22 @@ def index_part(part: Part, output: Path) -> None:
 class Indexing:
     """One part being indexed: its records written as pages to `pages`, and Pagefind running over them.
 
-    Pagefind runs as its own process: the caller goes on (renders pages, runs
-    MkDocs) and calls `wait` when it needs the index. No Python thread is
-    involved, so the generator may fork its page workers meanwhile.
+    Both run in a process of their own (`python -m generator.build.indexer`,
+    which writes the pages, then becomes Pagefind): the caller goes on (renders
+    pages, runs MkDocs) and calls `wait` when it needs the index. Writing 5,000
+    pages is some 10,000 system calls, a second or more that this process does
+    not wait for. No Python thread is involved, so the generator may fork its
+    page workers meanwhile.
     """
 
     def __init__(self, part: Part, pages: Path, output: Path) -> None:
         self.part = part
+        self.pages = pages
         self.output = output
-        try:
-            records = [json.loads(line) for line in part.lines]
-        except ValueError as exc:
-            raise DigestError(f"{RECORDS_FILE}: cannot read the search records ({exc}); generate again") from exc
-        for record in records:
-            path = pages / _page_path(record["url"])
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(record_page(record), encoding="utf-8")
-        # Pagefind writes straight into `output`: the index is not copied again.
-        shutil.rmtree(output, ignore_errors=True)
-        command = [
-            sys.executable, "-m", "pagefind", "--site", str(pages), "--output-path", str(output),
-            "--force-language", "en", "--quiet",
-        ]
+        pages.mkdir(parents=True, exist_ok=True)
+        records = pages / _RECORDS_NAME
+        records.write_text("".join(line + "\n" for line in part.lines), encoding="utf-8")
+        command = [sys.executable, "-m", f"{__package__}.indexer", str(records), str(pages), str(output)]
         self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
     def wait(self) -> None:
@@ -153,6 +147,23 @@ class Indexing:
         _, errors = self._process.communicate()
         if self._process.returncode != 0 or not (self.output / "pagefind.js").exists():
             raise DigestError(errors.strip() or "pagefind wrote no index")
+
+
+#: The part's records, as `Indexing` hands them to its process (a dotfile: Pagefind skips it).
+_RECORDS_NAME = ".records.jsonl"
+
+
+def write_pages(records_file: Path, pages: Path) -> None:
+    """Write each record of `records_file` (JSON lines) as its page under `pages`."""
+    try:
+        records = [json.loads(line) for line in records_file.read_text(encoding="utf-8").splitlines() if line]
+    except ValueError as exc:
+        raise DigestError(f"{RECORDS_FILE}: cannot read the search records ({exc}); generate again") from exc
+    for record in records:
+        path = pages / _page_path(record["url"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(record_page(record), encoding="utf-8")
+    records_file.unlink()
 
 
 def install_parts(indexed: Path, site: Path, changed: list[Part]) -> None:

@@ -17,7 +17,7 @@ from ..settings import Settings
 from ..text import to_plain
 from .areas import Area, AreaGuess, load_model, load_taxonomy
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
-from .maps import map_coordinates
+from .maps import FORK_FROM, MapLayout
 from .overrides import load_overrides
 from .related import MAP_NEIGHBOURS, NeighbourMemo, nearest_kept, related_from, vectorize
 from .tags import Topic, keyword_tags, load_topics, tag_slug
@@ -215,13 +215,28 @@ def enrich(
     papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None,
     neighbours: NeighbourMemo | None = None,
 ) -> list[Paper]:
-    """Give every paper a title, slug, summary and tags; return them in input order.
+    """Give every paper a title, slug, summary, tags and related papers; return them in input order.
+
+    `enrich_digest` without the map (which is not drawn).
+    """
+    return enrich_digest(papers, settings, progress, cache, neighbours)[0]
+
+
+def enrich_digest(
+    papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None,
+    neighbours: NeighbourMemo | None = None, draw_map: bool = False,
+) -> tuple[list[Paper], MapLayout]:
+    """Give every paper a title, slug, summary, tags and related papers; return them in input order, and the map.
 
     `cache` holds earlier analyses of single abstracts (titles, topic and area
     scores): those found there are not analysed again, the others are added.
     `neighbours` holds each paper's nearest papers from the last run: only the
     rows of the similarity matrix that can have changed are computed again.
     The result is the same with or without them.
+
+    The map's layout is drawn from the same neighbour lists. With `draw_map`,
+    a large digest's starts now in a forked process, so that it is ready by the
+    time the pages are rendered; else it is drawn when its places are asked for.
     """
     overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
@@ -261,9 +276,7 @@ def enrich(
     )
     related = related_from(scored, settings.related_count)
     progress("Finding related papers", 1, 1)
-    progress("Drawing the topic map", 0, 1)
-    positions = map_coordinates(scored)
-    progress("Drawing the topic map", 1, 1)
+    layout = MapLayout(scored, fork=draw_map and len(papers) >= FORK_FROM and settings.cores() > 1)
 
     enriched = []
     for i, paper in enumerate(papers):
@@ -278,8 +291,7 @@ def enrich(
                 summary=summarize(analyses[i].lead, settings.max_summary_chars),
                 tags=tuple(tags),
                 related=tuple(papers[j].id for j in related[i]),
-                position=positions[i],
             )
         )
     log.info("enriched %d papers", len(enriched))
-    return enriched
+    return enriched, layout

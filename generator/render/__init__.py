@@ -6,10 +6,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections import defaultdict
 
 from ..build.pagefind import RECORDS_FILE, search_records
+from ..enrich.maps import MapLayout
 from ..model import PATHS, Collection, Paper, Progress, no_progress
 from ..settings import Settings
 from .charts import bar_chart, change_chart, share_chart
@@ -36,15 +38,25 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8")
 
 
+def _put(files: dict[str, bytes], path: str, data: bytes | None) -> None:
+    """Add a rendered file; None is a page the memo kept (left as it is in the docs dir)."""
+    if data is not None:
+        files[path] = data
+
+
 def render_pages(
-    papers: list[Paper], settings: Settings, progress: Progress = no_progress, memo: PageMemo | None = None
+    papers: list[Paper], layout: MapLayout, settings: Settings, progress: Progress = no_progress,
+    memo: PageMemo | None = None,
 ) -> dict[str, bytes]:
     """Render every generated file to UTF-8, keyed by path relative to the docs dir.
 
     Kept as bytes: a text with one emoji is stored at four bytes per character
     as a Python string, and 20,000 papers render to about 400 MB of Markdown.
-    With `memo` (the pages of the last run), a paper or listing page whose inputs
-    did not change is taken from it.
+    `layout` gives the papers' places on the map; it is asked last, so that a
+    layout drawn in another process is drawn while the rest renders.
+    With `memo` (the pages of the last run), a paper or listing page or a feed
+    whose inputs did not change is left as it is in the docs dir: it is recorded
+    in the memo as reused, and is not in the result.
     """
     env = make_environment(settings.resolve(settings.templates_dir))
     collections = collections_of(papers)
@@ -86,7 +98,7 @@ def render_pages(
             for listing in paginate(group.papers, group.tag.path, settings.listing_size):
                 # Only the first page shows the chart: the others' keys do not depend on it.
                 shown = trend if listing.number == 1 else ""
-                files[listing.path] = listings.tag_page(tag_template, listing, heading, shown)
+                _put(files, listing.path, listings.tag_page(tag_template, listing, heading, shown))
         files[PATHS.stats] = _utf8(env.get_template("stats.md.j2").render(
             **common, areas=areas, topics=topics, by_collection=by_collection,
             area_chart=bar_chart(
@@ -103,26 +115,26 @@ def render_pages(
         collection_template = env.get_template("collection.md.j2")
         for name, collection in collections.items():
             for listing in paginate(by_collection[name], collection.path, settings.listing_size):
-                files[listing.path] = listings.collection_page(collection_template, listing, collection)
+                _put(files, listing.path, listings.collection_page(collection_template, listing, collection))
         files[PATHS.papers_json] = _utf8(papers_json(papers, collections))
         files[PATHS.papers_csv] = _utf8(papers_csv(papers))
         files[PATHS.filter] = _utf8(env.get_template("filter.md.j2").render(**common))
         files[PATHS.starred] = _utf8(env.get_template("starred.md.j2").render(**common))
         files[PATHS.map] = _utf8(env.get_template("map.md.j2").render(**common))
-        files[PATHS.map_json] = _utf8(map_json(papers, areas))
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
-        files.update(_feeds(papers, groups, title, settings))
+        files.update(_feeds(papers, groups, title, settings, memo))
         files[PATHS.papers_bib] = _utf8(bibtex_file(papers, entries))
         for group in groups:
             files[group.tag.bib_path] = _utf8(bibtex_file(list(group.papers), entries))
         done = 0
         for batch in batches:
             for path, data, key, reused in batch:
-                files[path] = data
+                _put(files, path, data)
                 if memo is not None:
                     memo.record(path, key, reused)
             done += len(batch)
             progress("Rendering pages", done, len(papers))
+    files[PATHS.map_json] = _utf8(map_json(papers, areas, layout.positions()))
     # Read by the build stage: what Pagefind indexes.
     if engine == "pagefind":
         files[RECORDS_FILE] = _utf8(search_records(papers))
@@ -157,31 +169,52 @@ def _trends(papers: list[Paper], groups: list[TagGroup], sizes: dict[str, int], 
     }
 
 
-def _feeds(papers: list[Paper], groups: list[TagGroup], title: str, settings: Settings) -> dict[str, bytes]:
-    """Return the digest's Atom feed and one per tag, keyed by docs-dir path."""
+def _feeds(
+    papers: list[Paper], groups: list[TagGroup], title: str, settings: Settings, memo: PageMemo | None = None
+) -> dict[str, bytes]:
+    """Return the digest's Atom feed and one per tag, keyed by docs-dir path.
+
+    With `memo`, a feed whose entries and heading are those of the last run is
+    left as it is (recorded in the memo, not returned): an edit changes the few feeds that list the paper.
+    """
     dates = {paper.id: paper_date(paper, settings.source_date_epoch) for paper in papers}
     order = {paper.id: index for index, paper in enumerate(papers)}
-    feeds = {PATHS.feed: atom_feed(
-        "urn:paper-digest:digest", title, PATHS.feed, "", newest(papers, dates, order), dates, settings.site_url
-    )}
-    for group in groups:
-        tag = group.tag
-        feeds[tag.feed_path] = atom_feed(
-            f"urn:paper-digest:tag:{tag.slug}", f"{title}: {tag.name}", tag.feed_path, tag.url,
-            newest(group.papers, dates, order), dates, settings.site_url,
-        )
+    wanted = [("urn:paper-digest:digest", title, PATHS.feed, "", newest(papers, dates, order))]
+    wanted += [
+        (f"urn:paper-digest:tag:{g.tag.slug}", f"{title}: {g.tag.name}", g.tag.feed_path, g.tag.url,
+         newest(g.papers, dates, order))
+        for g in groups
+    ]
+    feeds = {}
+    for feed_id, feed_title, path, page, entries in wanted:
+        key = ""
+        if memo is not None:
+            # Everything atom_feed writes, and nothing else.
+            shown = (feed_id, feed_title, path, page, settings.site_url, [
+                (p.id, p.title, p.url, p.authors, [(t.slug, t.name) for t in p.tags], p.summary, dates[p.id])
+                for p in entries
+            ])
+            digest = hashlib.blake2b(memo.fingerprint.encode("utf-8"), digest_size=16)
+            digest.update(repr(shown).encode("utf-8", "surrogatepass"))
+            key = digest.hexdigest()
+            kept = memo.kept(path, key)
+            memo.record(path, key, kept)
+            if kept:
+                continue
+        feeds[path] = atom_feed(feed_id, feed_title, path, page, entries, dates, settings.site_url)
     return feeds
 
 
 def render_site(
-    papers: list[Paper], settings: Settings, progress: Progress = no_progress, pages: PageStore | None = None
+    papers: list[Paper], layout: MapLayout, settings: Settings, progress: Progress = no_progress,
+    pages: PageStore | None = None,
 ) -> RenderResult:
-    """Render the papers into the docs dir; return what was written and deleted.
+    """Render the papers (and their `layout` on the map) into the docs dir; return what was written and deleted.
 
     `pages` (the last run's paper and listing pages) spares rendering the pages whose inputs did not change.
     """
-    files = render_pages(papers, settings, progress, pages)
-    result = write_files(files, settings.docs_path, pages.reused if pages else frozenset())
+    files = render_pages(papers, layout, settings, progress, pages)
+    result = write_files(files, settings.docs_path, pages.kept_now if pages else frozenset())
     if pages is not None:
         pages.save()
     log.info("rendered %d files: %d written, %d deleted", result.total, len(result.written), len(result.deleted))

@@ -1,4 +1,4 @@
-"""Tag and collection listing pages, each taken back from the last run when what it shows is unchanged.
+"""Tag and collection listing pages, each left as the last run wrote it when what it shows is unchanged.
 
 A listing page shows its heading (the tag or collection, the list's size, the
 tags often found with it, the trend chart), its place among the list's pages
@@ -6,8 +6,8 @@ and, for each of its papers, the entry `paper_item` of `_macros.md.j2` renders
 (title, summary, link, tags). Its key is a hash of exactly those, of the page's
 path and of the templates and code (the memo's fingerprint). One edited
 abstract changes the key of the few pages listing that paper, so a rebuild
-renders those and reads the rest back through the same `PageMemo` as the paper
-pages; a page edited by hand or a damaged memo means it is rendered again.
+renders those and leaves the rest as they are, through the same `PageMemo` as the
+paper pages; a page edited by hand or a damaged memo means it is rendered again.
 """
 
 from __future__ import annotations
@@ -56,14 +56,17 @@ class ListingPages:
         self.items = ListingItems(env)
         self.common = {name: common[name] for name in LISTING_COMMON}
         self.memo = memo
-        self._shown: dict[str, str] = {}
+        self._shown: dict[str, bytes] = {}
 
-    def _entry(self, paper: Paper) -> str:
-        """Return what a paper's listing entry shows, as text to hash (once per paper)."""
+    def _entry(self, paper: Paper) -> bytes:
+        """Return a hash of what a paper's listing entry shows (once per paper: it is listed several times)."""
         shown = self._shown.get(paper.id)
         if shown is None:
             tags = [(t.name, t.kind, t.url, t.confidence, t.evidence) for t in paper.tags]
-            shown = self._shown[paper.id] = repr((paper.id, paper.url, paper.title, paper.summary, tags))
+            text = repr((paper.id, paper.url, paper.title, paper.summary, tags))
+            shown = self._shown[paper.id] = hashlib.blake2b(
+                text.encode("utf-8", "surrogatepass"), digest_size=16
+            ).digest()
         return shown
 
     def _key(self, template: Template, listing: ListingPage, heading: object) -> str:
@@ -72,17 +75,17 @@ class ListingPages:
         place = (listing.number, listing.count, listing.first, listing.total, listing.path, listing.paths)
         digest.update(repr((template.name, sorted(self.common.items()), heading, place)).encode("utf-8"))
         for paper in listing.papers:
-            digest.update(self._entry(paper).encode("utf-8", "surrogatepass"))
+            digest.update(self._entry(paper))
         return digest.hexdigest()
 
-    def _page(self, template: Template, listing: ListingPage, heading: object, **context: object) -> bytes:
+    def _page(self, template: Template, listing: ListingPage, heading: object, **context: object) -> bytes | None:
         key = ""
         if self.memo is not None:
             key = self._key(template, listing, heading)
-            kept = self.memo.page(listing.path, key)
-            self.memo.record(listing.path, key, kept is not None)
-            if kept is not None:
-                return kept
+            kept = self.memo.kept(listing.path, key)
+            self.memo.record(listing.path, key, kept)
+            if kept:
+                return None
         # Only what the key covers reaches the template (StrictUndefined: anything else fails loudly).
         try:
             text = template.render(**self.common, listing=listing, listing_item=self.items, **context)
@@ -94,10 +97,10 @@ class ListingPages:
             ) from exc
         return text.encode("utf-8")
 
-    def tag_page(self, template: Template, listing: ListingPage, group: ListingGroup, trend: str) -> bytes:
-        """Return one page of a tag's listing."""
+    def tag_page(self, template: Template, listing: ListingPage, group: ListingGroup, trend: str) -> bytes | None:
+        """Return one page of a tag's listing (None: the one in the docs dir is still right)."""
         return self._page(template, listing, (group, trend), group=group, trend=trend)
 
-    def collection_page(self, template: Template, listing: ListingPage, collection: Collection) -> bytes:
-        """Return one page of a collection's listing."""
+    def collection_page(self, template: Template, listing: ListingPage, collection: Collection) -> bytes | None:
+        """Return one page of a collection's listing (None: the one in the docs dir is still right)."""
         return self._page(template, listing, collection, collection=collection)

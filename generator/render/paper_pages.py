@@ -2,7 +2,7 @@
 
 A page whose inputs are the same as when it was last written (its key: the
 paper, its related papers' titles and links, its BibTeX entry, the templates
-and code) is read back from the docs dir instead of rendered, through a
+and code) is left as it is in the docs dir instead of rendered, through a
 `PageMemo` the output edge provides: an edit re-renders a few pages, not all.
 """
 
@@ -12,7 +12,7 @@ import hashlib
 import multiprocessing
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from jinja2 import Template
@@ -31,11 +31,11 @@ class PageMemo(Protocol):
     #: A hash of the templates and code the pages were rendered with: part of every key.
     fingerprint: str
 
-    def page(self, path: str, key: str) -> bytes | None:
-        """Return the page at `path` as the last run wrote it if its key was `key` and it is intact, else None."""
+    def kept(self, path: str, key: str) -> bool:
+        """Return True if the file at `path` is as the last run wrote it, under the key `key` (it is not read)."""
 
     def record(self, path: str, key: str, reused: bool) -> None:
-        """Note the key of the page at `path` as rendered (or `reused`) now."""
+        """Note the key of the page at `path` as rendered (or `reused`: left as it is) now."""
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,11 @@ class PaperPages:
     #: Pages of the last run.
     memo: PageMemo | None = None
 
-    def render(self, paper: Paper) -> tuple[str, bytes, str, bool]:
-        """Return the page's path, its UTF-8 Markdown, its key ('' without a memo) and whether it was reused."""
+    def render(self, paper: Paper) -> tuple[str, bytes | None, str, bool]:
+        """Return the page's path, its UTF-8 Markdown, its key ('' without a memo) and whether it was reused.
+
+        A reused page (the one in the docs dir is still right) is not read: its Markdown is None.
+        """
         own = {tag.slug for tag in paper.tags}
         related = [
             (self.by_id[pid], [tag for tag in self.by_id[pid].tags if tag.slug in own])
@@ -63,9 +66,8 @@ class PaperPages:
         key = ""
         if self.memo is not None:
             key = self._key(self.memo.fingerprint, paper, related, bibtex, collection)
-            kept = self.memo.page(paper.path, key)
-            if kept is not None:
-                return paper.path, kept, key, True
+            if self.memo.kept(paper.path, key):
+                return paper.path, None, key, True
         # Only what the key covers reaches the template (StrictUndefined: anything else fails loudly).
         text = self.template.render(
             **{name: self.common[name] for name in PAGE_COMMON}, paper=paper, collection=collection,
@@ -76,10 +78,9 @@ class PaperPages:
     def _key(
         self, fingerprint: str, paper: Paper, related: list[tuple[Paper, list]], bibtex: str, collection: Collection
     ) -> str:
-        # Everything the page shows, and nothing it does not: the map position moves
-        # every paper after any edit and no paper page shows it.
+        # Everything the page shows, and nothing it does not.
         shown = (
-            replace(paper, position=(0.0, 0.0)),
+            paper,
             [(other.title, other.path, [(t.name, t.path, t.kind) for t in shared]) for other, shared in related],
             bibtex, collection, [(name, self.common[name]) for name in PAGE_COMMON],
         )
@@ -93,11 +94,11 @@ _PAGES_PER_JOB = 500
 _WORKER_PAGES: tuple[PaperPages, list[Paper]] | None = None
 
 
-def _render_batch(pages: PaperPages, papers: list[Paper], start: int) -> list[tuple[str, bytes, str, bool]]:
+def _render_batch(pages: PaperPages, papers: list[Paper], start: int) -> list[tuple[str, bytes | None, str, bool]]:
     return [pages.render(paper) for paper in papers[start : start + _PAGES_PER_JOB]]
 
 
-def _render_range(start: int) -> list[tuple[str, bytes, str, bool]]:
+def _render_range(start: int) -> list[tuple[str, bytes | None, str, bool]]:
     assert _WORKER_PAGES is not None, "set before the workers fork"
     pages, papers = _WORKER_PAGES
     return _render_batch(pages, papers, start)
@@ -106,8 +107,8 @@ def _render_range(start: int) -> list[tuple[str, bytes, str, bool]]:
 @contextmanager
 def paper_pages_started(
     pages: PaperPages, papers: list[Paper], workers: int
-) -> Iterator[Iterable[list[tuple[str, bytes, str, bool]]]]:
-    """Start rendering every paper page; yield batches of (path, UTF-8 Markdown, key, reused) in input order.
+) -> Iterator[Iterable[list[tuple[str, bytes | None, str, bool]]]]:
+    """Start rendering every paper page; yield batches of (path, UTF-8 Markdown or None, key, reused) in input order.
 
     With `workers` (forked processes sharing the papers and the compiled
     template), they start at once, so the caller renders the other pages meanwhile.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 
 from ..model import Collection, Paper, Source
 from .exports import citation_key
@@ -32,14 +33,16 @@ MAP_COLOURS = (
 )
 
 
-def map_json(papers: list[Paper], areas: list[TagGroup]) -> str:
-    """Return the topic map's data: areas with colours, and per paper its place, area, title and url."""
+def map_json(papers: list[Paper], areas: list[TagGroup], positions: Sequence[tuple[float, float]]) -> str:
+    """Return the topic map's data: areas with colours, and per paper its place, area, title and url.
+
+    `positions` are the papers' places on the map, in the same order (enrich.maps.MapLayout).
+    """
     index = {g.tag.slug: i for i, g in enumerate(areas)}
     points = []
-    for paper in papers:
+    for paper, (x, y) in zip(papers, positions, strict=True):
         # A point takes the colour of the paper's first (most likely) area.
         area = next((index[t.slug] for t in paper.tags if t.kind == "area" and t.slug in index), -1)
-        x, y = paper.position
         points.append({"x": x, "y": y, "area": area, "title": paper.title, "url": paper.url})
     counts = Counter(point["area"] for point in points)
     legend = [

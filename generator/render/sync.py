@@ -30,7 +30,7 @@ class RenderResult:
     written: list[str] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     unchanged: int = 0
-    #: Paper and listing pages taken back from the last run instead of rendered (counted in `unchanged`).
+    #: Paper and listing pages and feeds left as the last run wrote them instead of rendered (counted in `unchanged`).
     reused: int = 0
 
     @property
@@ -49,14 +49,16 @@ def _sync_file(path: Path, data: bytes) -> bool:
     return True
 
 
-def write_files(files: dict[str, bytes], docs_dir: Path, same: Set[str] = frozenset()) -> RenderResult:
+def write_files(files: dict[str, bytes], docs_dir: Path, kept: Set[str] = frozenset()) -> RenderResult:
     """Write generated files that changed; delete generated files no longer produced.
 
-    Files in `same` were read back from the docs dir just now (`PageStore`): they are not compared again.
+    Files in `kept` are generated files the memo found intact in the docs dir
+    (`PageStore`): they stay as they are, unread.
     """
     result = RenderResult()
     manifest_path = docs_dir / MANIFEST
     previous = _read_manifest(manifest_path)
+    left = sorted(set(kept) - set(files))
     for rel in sorted(files):
         path = docs_dir / rel
         if rel not in previous and path.exists():
@@ -67,20 +69,20 @@ def write_files(files: dict[str, bytes], docs_dir: Path, same: Set[str] = frozen
     for folder in sorted({(docs_dir / rel).parent for rel in ordered}):
         folder.mkdir(parents=True, exist_ok=True)
     for rel in ordered:
-        if rel in same:
-            result.unchanged += 1
-            result.reused += 1
-        elif _sync_file(docs_dir / rel, files[rel]):
+        if _sync_file(docs_dir / rel, files[rel]):
             result.written.append(rel)
         else:
             result.unchanged += 1
-    for rel in sorted(set(previous) - set(files)):
+    result.unchanged += len(left)
+    result.reused = len(left)
+    generated = set(files).union(left)
+    for rel in sorted(set(previous) - generated):
         path = docs_dir / rel
         if path.is_file():
             path.unlink()
             result.deleted.append(rel)
             _remove_empty_parents(path.parent, docs_dir)
-    manifest = json.dumps(sorted(files), indent=0) + "\n"
+    manifest = json.dumps(sorted(generated), indent=0) + "\n"
     if not manifest_path.exists() or manifest_path.read_text(encoding="utf-8") != manifest:
         manifest_path.write_text(manifest, encoding="utf-8")
     return result
@@ -113,13 +115,13 @@ def _remove_empty_parents(folder: Path, root: Path) -> None:
 
 
 class PageStore:
-    """The paper pages the last run wrote: their keys, sizes and modification times (a `PageMemo`).
+    """The pages and feeds the last run wrote: their keys, sizes and modification times (a `PageMemo`).
 
-    One JSON file under `.paper-digest/`. A page is taken back only when its
-    key (its inputs) is the same and the file in the docs dir is exactly as it
-    was written (size and modification time): a page edited by hand, or a
-    store that is missing, damaged or from other templates or code, means the
-    page is rendered again, never trusted.
+    One JSON file under `.paper-digest/`. A page is left as it is (not rendered,
+    not even read) only when its key (its inputs) is the same and the file in
+    the docs dir is exactly as it was written (size and modification time): a
+    page edited by hand, or a store that is missing, damaged or from other
+    templates or code, means the page is rendered again, never trusted.
     """
 
     def __init__(self, path: Path, docs_dir: Path, fingerprint: str) -> None:
@@ -127,7 +129,8 @@ class PageStore:
         self.docs_dir = docs_dir
         self.fingerprint = fingerprint
         self.keys: dict[str, str] = {}
-        self.reused: set[str] = set()
+        #: The pages left as they are in the docs dir this run (`kept`, then `record`ed as reused).
+        self.kept_now: set[str] = set()
         self._known: dict[str, list] = {}
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -137,23 +140,20 @@ class PageStore:
             if path.exists():
                 log.info("ignoring %s (%s)", path, exc.__class__.__name__)
 
-    def page(self, path: str, key: str) -> bytes | None:
+    def kept(self, path: str, key: str) -> bool:
         known = self._known.get(path)
         if known is None or known[0] != key:
-            return None
-        file = self.docs_dir / path
+            return False
         try:
-            stat = file.stat()
-            if [stat.st_size, stat.st_mtime_ns] != known[1:]:
-                return None
-            return file.read_bytes()
+            stat = (self.docs_dir / path).stat()
         except OSError:
-            return None
+            return False
+        return [stat.st_size, stat.st_mtime_ns] == known[1:]
 
     def record(self, path: str, key: str, reused: bool) -> None:
         self.keys[path] = key
         if reused:
-            self.reused.add(path)
+            self.kept_now.add(path)
 
     def save(self) -> None:
         """Write the keys of the pages now in the docs dir, with their sizes and times (only when they changed)."""
