@@ -192,3 +192,46 @@ def test_pages_taken_back_after_an_edit_give_the_same_site_as_a_fresh_run(tmp_pa
     generate([write(incremental, texts)], load_settings(incremental))
     generate([write(incremental, edited)], load_settings(incremental))
     assert _generated(incremental) == _generated(fresh)
+
+
+def test_rows_of_unchanged_papers_are_taken_from_the_files_the_last_run_wrote(tmp_path: Path, monkeypatch) -> None:
+    import generator.render as render
+    from generator.pipeline import PAGES, generate
+    from generator.read import read_sources
+    from generator.settings import load_settings
+    from tests.conftest import DEFAULT_CORPUS, copy_project
+
+    texts = [p.abstract for p in read_sources([DEFAULT_CORPUS], load_settings(tmp_path)).papers]
+    edited = [*texts]
+    edited[5] = edited[5] + " We also release the code."
+
+    def write(project: Path, abstracts: list[str]) -> Path:
+        source = project / "in" / "digest.txt"
+        source.parent.mkdir(exist_ok=True)
+        source.write_text("Rows 2026 Papers\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+        return source
+
+    fresh = copy_project(tmp_path / "fresh")
+    generate([write(fresh, edited)], load_settings(fresh))
+    project = copy_project(tmp_path / "project")
+    generate([write(project, texts)], load_settings(project))
+    rendered: list[str] = []
+    row = render.csv_row
+    monkeypatch.setattr(render, "csv_row", lambda paper: rendered.append(paper.id) or row(paper))
+    report = generate([write(project, edited)], load_settings(project))
+    assert _generated(project) == _generated(fresh)
+    # Only the papers whose record changed had their rows rendered: the edited one, and those
+    # whose related list or tags moved with it.
+    assert report.papers[5].id in rendered and len(rendered) < len(texts) // 2
+
+    # A data file edited by hand (or a damaged store) is never trusted: its rows are rendered again.
+    csv_file = project / "site_src" / "papers.csv"
+    csv_file.write_bytes(csv_file.read_bytes().replace(b"Rows 2026 Papers", b"Rows 2026 Paperz"))
+    (project / "site_src" / ".paper-digest-manifest.json").touch()  # the run is not skipped as unchanged
+    rendered.clear()
+    generate([write(project, edited)], load_settings(project))
+    assert _generated(project) == _generated(fresh) and len(rendered) == len(texts)
+    (project / PAGES).write_text('{"version": 2, "fingerprint": 3, "rows": {"papers.csv": [1, ', encoding="utf-8")
+    generate([write(project, texts)], load_settings(project))
+    generate([write(project, edited)], load_settings(project))
+    assert _generated(project) == _generated(fresh)

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from ..errors import DigestError
 from ..model import Paper
+from ..rows import RowLayout
 
 #: The search records, one JSON object per line, in the docs dir (dotfiles are not published).
 RECORDS_FILE = ".paper-digest-search.jsonl"
@@ -41,17 +42,19 @@ RECORDS_FILE = ".paper-digest-search.jsonl"
 PARTS_FILE = "parts.json"
 
 
+#: The search records file: one line per paper, nothing around them.
+SEARCH_RECORDS = RowLayout()
+
+
 def search_records(papers: list[Paper]) -> str:
     """Return the JSON lines Pagefind indexes: one per paper, in input order, byte-stable."""
-    lines = [
-        json.dumps(
-            {"url": p.url, "title": p.title, "text": p.plain, "tags": [t.name for t in p.tags]},
-            ensure_ascii=False,
-            sort_keys=True,
-        )
-        for p in papers
-    ]
-    return "".join(line + "\n" for line in lines)
+    return "".join(search_record(paper) for paper in papers)
+
+
+def search_record(paper: Paper) -> str:
+    """Return one paper's search record: a line of JSON, with its line end."""
+    record = {"url": paper.url, "title": paper.title, "text": paper.plain, "tags": [t.name for t in paper.tags]}
+    return json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 #: Bump when `record_page` changes what Pagefind sees: every index part is then made again.

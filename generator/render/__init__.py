@@ -10,19 +10,20 @@ import hashlib
 import logging
 from collections import defaultdict
 
-from ..build.pagefind import RECORDS_FILE, search_records
+from ..build.pagefind import RECORDS_FILE, SEARCH_RECORDS, search_record
 from ..enrich.maps import MapLayout
 from ..model import PATHS, Collection, Paper, Progress, no_progress
+from ..rows import join_rows, paper_keys, render_rows
 from ..settings import Settings
 from .charts import bar_chart, change_chart, share_chart
-from .exports import bibtex_entry, bibtex_file, papers_csv
+from .exports import PAPERS_BIB, PAPERS_CSV, bibtex_entry, bibtex_file, csv_row
 from .feeds import atom_feed, newest, paper_date
 from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
 from .listing_pages import ListingGroup, ListingPages
 from .listings import paginate
 from .markdown import front_matter_string, make_environment
 from .paper_pages import PageMemo, PaperPages, paper_pages_started
-from .payloads import filter_json, map_json, papers_json
+from .payloads import PAPERS_JSON, filter_json, map_json, papers_json_row
 from .sync import MANIFEST, PageStore, RenderResult, generated_fingerprint, write_files
 from .trends import changes, collection_order, given_areas, shares
 
@@ -74,8 +75,11 @@ def render_pages(
     }
 
     files: dict[str, bytes] = {}
+    # One key per paper for the rows of papers.json, papers.csv, papers.bib and the search records.
+    keys = paper_keys(papers, collections, memo.fingerprint) if memo is not None else None
     # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
-    entries = {paper.id: bibtex_entry(paper) for paper in papers}
+    bib_rows = render_rows(PATHS.papers_bib, papers, bibtex_entry, keys, memo)
+    entries = {paper.id: row.decode("utf-8") for paper, row in zip(papers, bib_rows, strict=True)}
     pages = PaperPages(env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo)
     # The paper pages render (on other cores, for large digests) while this renders the rest.
     with paper_pages_started(pages, papers, settings.forked_workers(len(papers))) as batches:
@@ -116,14 +120,16 @@ def render_pages(
         for name, collection in collections.items():
             for listing in paginate(by_collection[name], collection.path, settings.listing_size):
                 _put(files, listing.path, listings.collection_page(collection_template, listing, collection))
-        files[PATHS.papers_json] = _utf8(papers_json(papers, collections))
-        files[PATHS.papers_csv] = _utf8(papers_csv(papers))
+        json_rows = render_rows(PATHS.papers_json, papers, lambda p: papers_json_row(p, collections), keys, memo)
+        files[PATHS.papers_json] = join_rows(PATHS.papers_json, PAPERS_JSON, json_rows, keys, memo)
+        csv_rows = render_rows(PATHS.papers_csv, papers, csv_row, keys, memo)
+        files[PATHS.papers_csv] = join_rows(PATHS.papers_csv, PAPERS_CSV, csv_rows, keys, memo)
         files[PATHS.filter] = _utf8(env.get_template("filter.md.j2").render(**common))
         files[PATHS.starred] = _utf8(env.get_template("starred.md.j2").render(**common))
         files[PATHS.map] = _utf8(env.get_template("map.md.j2").render(**common))
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
         files.update(_feeds(papers, groups, title, settings, memo))
-        files[PATHS.papers_bib] = _utf8(bibtex_file(papers, entries))
+        files[PATHS.papers_bib] = join_rows(PATHS.papers_bib, PAPERS_BIB, bib_rows, keys, memo)
         for group in groups:
             files[group.tag.bib_path] = _utf8(bibtex_file(list(group.papers), entries))
         done = 0
@@ -137,7 +143,8 @@ def render_pages(
     files[PATHS.map_json] = _utf8(map_json(papers, areas, layout.positions()))
     # Read by the build stage: what Pagefind indexes.
     if engine == "pagefind":
-        files[RECORDS_FILE] = _utf8(search_records(papers))
+        records = render_rows(RECORDS_FILE, papers, search_record, keys, memo)
+        files[RECORDS_FILE] = join_rows(RECORDS_FILE, SEARCH_RECORDS, records, keys, memo)
     return files
 
 

@@ -11,6 +11,7 @@ from slugify import slugify
 
 from ..dates import YEAR
 from ..model import Paper
+from ..rows import RowLayout
 from ..text import to_plain
 
 _BIBTEX_ESCAPES = {
@@ -64,25 +65,42 @@ def bibtex_entry(paper: Paper) -> str:
     return f"@misc{{{citation_key(paper)},\n{body}\n}}\n"
 
 
+#: papers.bib and each tag's .bib: the entries, a blank line between two.
+PAPERS_BIB = RowLayout(separator="\n")
+
+
 def bibtex_file(papers: list[Paper], entries: dict[str, str] | None = None) -> str:
     """Return a .bib file holding an entry for each paper (`entries`: ready entries by paper id)."""
-    return "\n".join(entries[paper.id] if entries else bibtex_entry(paper) for paper in papers)
+    return PAPERS_BIB.separator.join(entries[paper.id] if entries else bibtex_entry(paper) for paper in papers)
+
+
+_CSV_COLUMNS = ("id", "title", "title_source", "authors", "collection", "year", "areas", "topics", "url",
+                "source_file", "source_line", "abstract")
+
+
+def _csv_line(values: list) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow(values)
+    return out.getvalue()
+
+
+#: papers.csv: a header, then one row per paper (a row may span lines: an abstract's line breaks are quoted).
+PAPERS_CSV = RowLayout(head=_csv_line(list(_CSV_COLUMNS)))
 
 
 def papers_csv(papers: list[Paper]) -> str:
     """Return papers.csv: one row per paper, areas and topics as ;-separated lists."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", "title", "title_source", "authors", "collection", "year", "areas", "topics", "url",
-                     "source_file", "source_line", "abstract"])
-    for paper in papers:
-        writer.writerow([
-            paper.id, paper.title, paper.title_source, "; ".join(paper.authors), paper.collection, year_of(paper),
-            "; ".join(t.name for t in paper.tags if t.kind == "area"),
-            "; ".join(t.name for t in paper.tags if t.kind == "topic"),
-            paper.url, paper.source.file, paper.source.line, paper.abstract,
-        ])
-    return out.getvalue()
+    return PAPERS_CSV.head + "".join(csv_row(paper) for paper in papers)
+
+
+def csv_row(paper: Paper) -> str:
+    """Return one paper's row of papers.csv, with its line end."""
+    return _csv_line([
+        paper.id, paper.title, paper.title_source, "; ".join(paper.authors), paper.collection, year_of(paper),
+        "; ".join(t.name for t in paper.tags if t.kind == "area"),
+        "; ".join(t.name for t in paper.tags if t.kind == "topic"),
+        paper.url, paper.source.file, paper.source.line, paper.abstract,
+    ])
 
 
 def code_fence(text: str) -> str:

@@ -18,6 +18,7 @@ from typing import Protocol
 from jinja2 import Template
 
 from ..model import Collection, Paper
+from ..rows import RowMemo
 from .exports import code_fence
 
 #: What of `PaperPages.common` a paper page shows; the rest (the digest's size, every
@@ -25,8 +26,8 @@ from .exports import code_fence
 PAGE_COMMON = ("digest_title", "paths", "search_engine")
 
 
-class PageMemo(Protocol):
-    """Pages written by the last run, by docs-dir path and key."""
+class PageMemo(RowMemo, Protocol):
+    """Pages written by the last run, by docs-dir path and key (and the rows of its digest-wide files)."""
 
     #: A hash of the templates and code the pages were rendered with: part of every key.
     fingerprint: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from ..stamps import files_digest, write_atomically
 
 MANIFEST = ".paper-digest-manifest.json"
 #: Bump when the page store's layout changes.
-_PAGES_VERSION = 1
+_PAGES_VERSION = 2
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,8 @@ def _remove_empty_parents(folder: Path, root: Path) -> None:
 
 
 class PageStore:
-    """The pages and feeds the last run wrote: their keys, sizes and modification times (a `PageMemo`).
+    """The pages and feeds the last run wrote: their keys, sizes and modification times (a `PageMemo`);
+    and where each paper's row is in the files made of rows (rows.py: papers.json, papers.csv, ...).
 
     One JSON file under `.paper-digest/`. A page is left as it is (not rendered,
     not even read) only when its key (its inputs) is the same and the file in
@@ -132,10 +133,14 @@ class PageStore:
         #: The pages left as they are in the docs dir this run (`kept`, then `record`ed as reused).
         self.kept_now: set[str] = set()
         self._known: dict[str, list] = {}
+        #: Per file made of rows: [size, modification time, keys, starts, ends] as the last run wrote it.
+        self._rows_known: dict[str, list] = {}
+        self._rows_now: dict[str, tuple[list[str], list[int], list[int]]] = {}
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("version") == _PAGES_VERSION and data.get("fingerprint") == fingerprint:
                 self._known = {k: v for k, v in data["pages"].items() if isinstance(v, list) and len(v) == 3}
+                self._rows_known = {k: v for k, v in data["rows"].items() if isinstance(v, list) and len(v) == 5}
         except (OSError, ValueError, AttributeError, KeyError, TypeError) as exc:
             if path.exists():
                 log.info("ignoring %s (%s)", path, exc.__class__.__name__)
@@ -155,13 +160,48 @@ class PageStore:
         if reused:
             self.kept_now.add(path)
 
+    def rows(self, path: str) -> dict[str, bytes]:
+        """Return the rows of the file at `path` by key, if the file is exactly as the last run wrote it."""
+        known = self._rows_known.get(path)
+        if known is None:
+            return {}
+        file = self.docs_dir / path
+        try:
+            size, mtime, keys, starts, ends = known
+            stat = file.stat()
+            if [stat.st_size, stat.st_mtime_ns] != [size, mtime] or not len(keys) == len(starts) == len(ends):
+                return {}
+            data = file.read_bytes()
+            rows = {}
+            for key, start, end in zip(keys, starts, ends, strict=True):
+                if not (isinstance(key, str) and isinstance(start, int) and isinstance(end, int)
+                        and 0 <= start <= end <= size):
+                    return {}
+                rows[key] = data[start:end]
+        except (OSError, ValueError, TypeError) as exc:
+            log.info("ignoring the rows of %s (%s)", path, exc.__class__.__name__)
+            return {}
+        return rows
+
+    def record_rows(self, path: str, keys: Sequence[str], spans: Sequence[tuple[int, int]]) -> None:
+        self._rows_now[path] = (list(keys), [start for start, _ in spans], [end for _, end in spans])
+
     def save(self) -> None:
-        """Write the keys of the pages now in the docs dir, with their sizes and times (only when they changed)."""
+        """Write the keys of the pages and rows now in the docs dir, with the files' sizes and times.
+
+        Only when they changed.
+        """
         pages = {}
         for rel, key in sorted(self.keys.items()):
             stat = (self.docs_dir / rel).stat()
             pages[rel] = [key, stat.st_size, stat.st_mtime_ns]
-        if pages == self._known:
+        rows = {}
+        for rel, (keys, starts, ends) in sorted(self._rows_now.items()):
+            stat = (self.docs_dir / rel).stat()
+            rows[rel] = [stat.st_size, stat.st_mtime_ns, keys, starts, ends]
+        if pages == self._known and rows == self._rows_known:
             return
-        text = json.dumps({"version": _PAGES_VERSION, "fingerprint": self.fingerprint, "pages": pages}) + "\n"
+        text = json.dumps(
+            {"version": _PAGES_VERSION, "fingerprint": self.fingerprint, "pages": pages, "rows": rows}
+        ) + "\n"
         write_atomically(self.path, text.encode("utf-8"))
