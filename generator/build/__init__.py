@@ -13,9 +13,9 @@ re-rendered pages), nor can a change of mkdocs.yml, the theme overrides or the
 engine versions: those build in full. Either way, Pagefind indexes the
 generator's search records (generator/build/pagefind.py) while MkDocs runs:
 in parts, and a dirty build indexes again only the parts whose records changed.
-The records depend only on the enriched papers, so `EarlySearch` can start
-Pagefind on a dirty build's changed parts while the generator still renders the
-pages; the build then takes those parts instead of indexing them itself.
+The records depend only on the papers' titles, texts and tags, so `EarlySearch`
+can start Pagefind on a dirty build's changed parts while the generator still
+finds related papers and renders the pages; the build then takes those parts instead of indexing them itself.
 """
 
 from __future__ import annotations
@@ -298,12 +298,12 @@ def _changed_records(previous_file: Path, records: str) -> int:
 
 
 class EarlySearch:
-    """Pagefind indexing of an incremental build's changed parts, started once the papers are enriched.
+    """Pagefind indexing of an incremental build's changed parts, started once the papers are tagged.
 
-    The generator calls `start` with the enriched papers before it renders the
-    pages: the parts whose records changed since the last build are written as
-    pages and handed to Pagefind processes, which index them while the pages
-    render. `build_site` takes a part from here only when its records are
+    The generator calls `start` with the tagged papers before it finds their
+    related papers and renders the pages: the parts whose records changed since
+    the last build are handed to Pagefind processes, which index them
+    meanwhile. `build_site` takes a part from here only when its records are
     exactly those the generator wrote; it indexes any other itself. Nothing
     starts for a build that will be full. Use it as a context manager: leaving
     it waits for Pagefind and removes what was not taken.

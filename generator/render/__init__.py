@@ -80,7 +80,10 @@ def render_pages(
     # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
     bib_rows = render_rows(PATHS.papers_bib, papers, bibtex_entry, keys, memo)
     entries = {paper.id: row.decode("utf-8") for paper, row in zip(papers, bib_rows, strict=True)}
-    pages = PaperPages(env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo)
+    pages = PaperPages(
+        env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo,
+        dict(zip((p.id for p in papers), keys, strict=True)) if keys is not None else None,
+    )
     # The paper pages render (on other cores, for large digests) while this renders the rest.
     with paper_pages_started(pages, papers, settings.forked_workers(len(papers))) as batches:
         progress("Rendering pages", 0, len(papers))

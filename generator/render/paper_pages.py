@@ -51,6 +51,8 @@ class PaperPages:
 
     #: Pages of the last run.
     memo: PageMemo | None = None
+    #: Each paper's row key (rows.paper_keys: its whole record and its collection's URL), by id.
+    record_keys: dict[str, str] | None = None
 
     def render(self, paper: Paper) -> tuple[str, bytes | None, str, bool]:
         """Return the page's path, its UTF-8 Markdown, its key ('' without a memo) and whether it was reused.
@@ -79,11 +81,13 @@ class PaperPages:
     def _key(
         self, fingerprint: str, paper: Paper, related: list[tuple[Paper, list]], bibtex: str, collection: Collection
     ) -> str:
-        # Everything the page shows, and nothing it does not.
+        # Everything the page shows, and nothing it does not. The paper's record key covers the
+        # paper, its collection and its BibTeX entry (made from the record): hashed once per run.
+        own: object = self.record_keys[paper.id] if self.record_keys else (paper, bibtex, collection)
         shown = (
-            paper,
+            own,
             [(other.title, other.path, [(t.name, t.path, t.kind) for t in shared]) for other, shared in related],
-            bibtex, collection, [(name, self.common[name]) for name in PAGE_COMMON],
+            [(name, self.common[name]) for name in PAGE_COMMON],
         )
         digest = hashlib.blake2b(fingerprint.encode("utf-8"), digest_size=16)
         digest.update(repr(shown).encode("utf-8", "surrogatepass"))
