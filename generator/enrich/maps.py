@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import math
 import multiprocessing
+import os
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
 
@@ -122,9 +123,19 @@ class MapLayout:
 
 
 def _draw(neighbours: Sequence[Sequence[tuple[int, float]]], sending: Connection) -> None:
-    """The forked process: draw the map and send the places back."""
-    sending.send(map_coordinates(neighbours))
-    sending.close()
+    """The forked process: draw the map, send the places back and leave at once.
+
+    It leaves with os._exit, flushing nothing: a stream lock another thread of
+    the parent (the progress bar) held at the fork would otherwise hang it. On
+    any error it leaves without sending, and the parent draws the map itself.
+    """
+    status = 1
+    try:
+        sending.send(map_coordinates(neighbours))
+        sending.close()
+        status = 0
+    finally:
+        os._exit(status)
 
 
 def _edges(neighbours: Sequence[Sequence[tuple[int, float]]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
