@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -139,24 +139,13 @@ def cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def generate(
-    sources: Iterable[str | Path], settings: Settings, progress: Progress = no_progress,
-    tagged: Callable[[list[Paper], str], None] | None = None,
-) -> GenerateReport:
-    """Read the sources, enrich the papers and write the Markdown site.
-
-    `tagged` is called with the papers and the search engine as soon as their
-    titles and tags are known, before their related papers are (the build starts
-    its search index then: build.EarlySearch).
-    """
+def generate(sources: Iterable[str | Path], settings: Settings, progress: Progress = no_progress) -> GenerateReport:
+    """Read the sources, enrich the papers and write the Markdown site."""
     with cyclic_gc_paused():
-        return _generate(sources, settings, progress, tagged)
+        return _generate(sources, settings, progress)
 
 
-def _generate(
-    sources: Iterable[str | Path], settings: Settings, progress: Progress,
-    tagged: Callable[[list[Paper], str], None] | None,
-) -> GenerateReport:
+def _generate(sources: Iterable[str | Path], settings: Settings, progress: Progress) -> GenerateReport:
     timings: dict[str, float] = {}
     start = time.perf_counter()
     progress("Reading sources", 0, 1)
@@ -186,10 +175,7 @@ def _generate(
     neighbours = Cache(settings.resolve(NEIGHBOURS), fingerprint)
     # The map's layout is drawn in another process (large digests) while the pages render.
     engine = settings.search_engine(len(read.papers))
-    on_tagged = None if tagged is None else (lambda papers: tagged(papers, engine))
-    papers, layout = enrich_digest(
-        read.papers, settings, progress, cache, neighbours, draw_map=True, on_tagged=on_tagged
-    )
+    papers, layout = enrich_digest(read.papers, settings, progress, cache, neighbours, draw_map=True)
     try:
         cache.save()
         neighbours.save()

@@ -245,11 +245,12 @@ def test_stale_built_pages_are_removed_and_live_ones_kept(tmp_path: Path) -> Non
     assert not (site / "papers" / "gone").exists() and not (site / "tags" / "t" / "page" / "3").exists()
 
 
-def test_an_edit_indexes_its_search_part_while_the_pages_render(tmp_path: Path, monkeypatch) -> None:
+def test_an_edit_indexes_only_the_edited_record_into_the_delta_part(tmp_path: Path, monkeypatch) -> None:
     import dataclasses
 
     import generator.build as build
-    from generator.build import STAMP, EarlySearch
+    import generator.build.pagefind as pagefind
+    from generator.build import STAMP
 
     project = copy_project(tmp_path / "project")
     source = project / "in" / "digest.txt"
@@ -259,43 +260,55 @@ def test_an_edit_indexes_its_search_part_while_the_pages_render(tmp_path: Path, 
         source.write_text("Parts 2026 Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
         return source
 
-    # The default corpus (57 papers) in parts of 20: the last paper is in the third part.
+    def parts_json() -> dict:
+        return json.loads((settings.site_path / "pagefind" / "parts.json").read_text(encoding="utf-8"))
+
+    # The default corpus (57 papers) in parts of 20: pagefind/, pagefind-2/, pagefind-3/.
     settings = dataclasses.replace(load_settings(project), search="pagefind", search_part_size=20)
     texts = [p.abstract for p in generate([DEFAULT_CORPUS], settings).papers]
-    build_site(settings, generate([write(texts)], settings).engine)
-    # What the build itself indexes (the parts it did not get from the early start).
-    built: list[str] = []
+    first = generate([write(texts)], settings)
+    build_site(settings, first.engine)
+    # Which parts the builds index, and how many records each holds.
+    built: list[tuple[str, int]] = []
     index_part = build.index_part
-    monkeypatch.setattr(build, "index_part", lambda part, out: (built.append(part.folder), index_part(part, out)))
-    with EarlySearch(settings) as early:
-        report = generate([write([*texts[:-1], texts[-1] + " We also report zorblaxian ablations."])], settings,
-                          tagged=early.start)
-        # Pagefind is already at work on the edited paper's part when the pages are written.
-        assert early.started == ["pagefind-3"]
-        result = build_site(settings, report.engine, early=early)
-        assert early.started == []  # taken by the build
-    assert result.incremental and built == []
-    assert not any(p.name.startswith(".pagefind-early-") for p in settings.site_path.parent.iterdir())
+    monkeypatch.setattr(build, "index_part", lambda part, out, delta=False: (
+        built.append((part.folder, len(part.lines))), index_part(part, out, delta)))
     stamp = json.loads((project / STAMP).read_text(encoding="utf-8"))
-    assert sorted(stamp["search"]) == ["pagefind", "pagefind-2", "pagefind-3"]
-    fragments = (settings.site_path / "pagefind-3").rglob("*.pf_fragment")  # gzipped JSON, one per page
+    old = stamp["search"]["parts"]["pagefind-3"]
+    assert len(old["ids"]) == 17 and len(set(old["ids"])) == 17  # every record's result id is known
+
+    edited = [*texts[:-1], texts[-1] + " We also report zorblaxian ablations."]
+    report = generate([write(edited)], settings)
+    assert build_site(settings, report.engine).incremental
+    # Only the edited record was indexed, into the delta part; the base parts stay as they were.
+    assert built == [("pagefind-delta", 1)]
+    listing = parts_json()
+    assert listing["parts"] == ["pagefind-2/", "pagefind-3/", "pagefind-delta/"]
+    # The edited paper's old record is hidden: it is the last one of the third part.
+    assert listing["hidden"] == [old["ids"][-1]]
+    fragments = (settings.site_path / "pagefind-delta").rglob("*.pf_fragment")
     assert b"zorblaxian" in b"".join(gzip.decompress(p.read_bytes()) for p in fragments)
-    # Nothing changed: nothing starts early, and the build is skipped.
-    with EarlySearch(settings) as early:
-        report = generate([source], settings, tagged=early.start)
-        assert early.started == []
-        assert build_site(settings, report.engine, early=early).skipped
-    # Many changed papers: MkDocs will render many pages, which hides the search; it runs beside MkDocs.
-    with EarlySearch(settings) as early:
-        report = generate([write([f"{t} Variant {n}." for n, t in enumerate(texts)])], settings,
-                          tagged=early.start)
-        assert early.started == []
-        assert build_site(settings, report.engine, early=early).incremental
-    assert sorted(built) == ["pagefind", "pagefind-2", "pagefind-3"]
+
+    # Nothing changed: nothing is indexed, and the build is skipped.
     built.clear()
-    # A forced build is a full one: nothing is indexed early, the build indexes every part itself.
-    with EarlySearch(settings, force=True) as early:
-        report = generate([source], settings, tagged=early.start)
-        assert early.started == []
-        assert not build_site(settings, report.engine, force=True, early=early).incremental
-    assert sorted(built) == ["pagefind", "pagefind-2", "pagefind-3"]
+    assert build_site(settings, generate([source], settings).engine).skipped and built == []
+    # The edit undone: the base record is current again, the delta part and the hidden list go.
+    assert build_site(settings, generate([write(texts)], settings).engine).incremental
+    assert built == [] and parts_json() == {"parts": ["pagefind-2/", "pagefind-3/"]}
+    assert not (settings.site_path / "pagefind-delta").exists()
+    # A paper removed: its result is hidden (and no base part is indexed again).
+    assert build_site(settings, generate([write(texts[:-1])], settings).engine).incremental
+    assert all(folder == "pagefind-delta" for folder, _ in built) and old["ids"][-1] in parts_json()["hidden"]
+    built.clear()
+
+    # Past DELTA_MAX changed records the records are cut into parts again: the changed parts are indexed.
+    monkeypatch.setattr(pagefind, "DELTA_MAX", 5)
+    report = generate([write([f"{t} Variant {n}." if n >= 40 else t for n, t in enumerate(texts)])], settings)
+    assert build_site(settings, report.engine).incremental
+    assert built == [("pagefind-3", 17)]
+    assert parts_json() == {"parts": ["pagefind-2/", "pagefind-3/"]}
+    assert not (settings.site_path / "pagefind-delta").exists()
+    built.clear()
+    # A forced build is a full one: every part is indexed.
+    assert not build_site(settings, report.engine, force=True).incremental
+    assert sorted(built) == [("pagefind", 20), ("pagefind-2", 20), ("pagefind-3", 17)]
