@@ -30,6 +30,7 @@ import gzip
 import hashlib
 import html
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -159,7 +160,13 @@ class Indexing:
         command = [sys.executable, "-m", f"{__package__}.indexer", str(records), str(pages), str(output)]
         if delta:
             command.append("--delta")
-        self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        # The process imports this very package, wherever it was imported from (installed or not).
+        home = str(Path(__file__).resolve().parents[2])
+        path = os.environ.get("PYTHONPATH")
+        env = {**os.environ, "PYTHONPATH": home if not path else os.pathsep.join([home, path])}
+        self._process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
+        )
 
     def wait(self) -> None:
         """Wait for Pagefind; raise DigestError if it failed or wrote no index."""
