@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 from . import __version__
-from .build import build_site
+from .build import EarlySearch, build_site
 from .errors import DigestError
 from .formats import INPUT_FORMATS
 from .pipeline import GenerateReport, generate, load_project, sources_or_default
@@ -58,7 +58,7 @@ def main(verbose: bool) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(name)s: %(message)s")
 
 
-def _run_generate(sources: tuple[Path, ...], settings: Settings) -> GenerateReport:
+def _run_generate(sources: tuple[Path, ...], settings: Settings, early: EarlySearch | None = None) -> GenerateReport:
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=console, transient=True,
@@ -70,7 +70,7 @@ def _run_generate(sources: tuple[Path, ...], settings: Settings) -> GenerateRepo
                 tasks[what] = bar.add_task(what, total=total)
             bar.update(tasks[what], completed=done, total=total)
 
-        return generate(sources, settings, progress=progress)
+        return generate(sources, settings, progress=progress, tagged=early.start if early else None)
 
 
 def _summary(
@@ -151,9 +151,11 @@ def build_command(
     """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs."""
     started = time.perf_counter()
     settings = load_project(project_dir, strict=strict, input_format=input_format)
-    report = _run_generate(sources, settings)
-    with console.status("Building the site with MkDocs …"):
-        result = build_site(settings, report.engine, force=force)
+    # The search index of an incremental build starts while the pages render.
+    with EarlySearch(settings, force=force) as early:
+        report = _run_generate(sources, settings, early)
+        with console.status("Building the site with MkDocs …"):
+            result = build_site(settings, report.engine, force=force, early=early)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
     where = f"{result.site_dir} ({how})"
     _summary(report, started, built=where, engine_timings=result.timings)
@@ -240,8 +242,9 @@ def _serve_built_site(
 
     def rebuild() -> None:
         try:
-            again = generate(sources, settings)
-            result = build_site(settings, again.engine)
+            with EarlySearch(settings) as early:
+                again = generate(sources, settings, tagged=early.start)
+                result = build_site(settings, again.engine, early=early)
             site = "unchanged" if result.skipped else "rebuilt in place" if result.incremental else "rebuilt"
             console.print(f"Change seen: {len(again.render.written)} generated pages rewritten, site {site}")
         except DigestError as error:

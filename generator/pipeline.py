@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from .cache import Cache
@@ -96,7 +98,25 @@ def analysis_fingerprint(settings: Settings) -> str:
     own = sorted([*package.rglob("*.py"), *(package / "data").glob("*")])
     extra = [settings.resolve(name) for name in (settings.topics_file, settings.overrides_file) if name]
     settings_text = json.dumps({k: str(v) for k, v in asdict(settings).items() if k != "project_dir"}, sort_keys=True)
-    return files_digest([*own, *extra], content=True, extra=settings_text)
+    return files_digest([*own, *extra], content=True, extra=f"{settings_text} {_libraries()}")
+
+
+#: The libraries whose results reach the output (models, slugs, templates, text): another version of
+#: any of them, or another Python, and nothing cached from before is trusted.
+_LIBRARIES = (
+    "scikit-learn", "numpy", "scipy", "sparse-dot-topn", "Jinja2", "MarkupSafe", "python-slugify", "text-unidecode",
+    "pylatexenc", "bibtexparser", "PyYAML",
+)
+
+
+def _libraries() -> str:
+    found = []
+    for name in _LIBRARIES:
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} -")
+    return f"python {sys.version.split()[0]}; " + "; ".join(found)
 
 
 def inputs_key(files: list[Path], settings: Settings, fingerprint: str) -> str:
@@ -139,13 +159,24 @@ def cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def generate(sources: Iterable[str | Path], settings: Settings, progress: Progress = no_progress) -> GenerateReport:
-    """Read the sources, enrich the papers and write the Markdown site."""
+def generate(
+    sources: Iterable[str | Path], settings: Settings, progress: Progress = no_progress,
+    tagged: Callable[[list[Paper], str], None] | None = None,
+) -> GenerateReport:
+    """Read the sources, enrich the papers and write the Markdown site.
+
+    `tagged` is called with the papers and the search engine as soon as their
+    titles and tags are known, before their related papers are (the build starts
+    its search index then: build.EarlySearch).
+    """
     with cyclic_gc_paused():
-        return _generate(sources, settings, progress)
+        return _generate(sources, settings, progress, tagged)
 
 
-def _generate(sources: Iterable[str | Path], settings: Settings, progress: Progress) -> GenerateReport:
+def _generate(
+    sources: Iterable[str | Path], settings: Settings, progress: Progress,
+    tagged: Callable[[list[Paper], str], None] | None,
+) -> GenerateReport:
     timings: dict[str, float] = {}
     start = time.perf_counter()
     progress("Reading sources", 0, 1)
@@ -175,7 +206,10 @@ def _generate(sources: Iterable[str | Path], settings: Settings, progress: Progr
     neighbours = Cache(settings.resolve(NEIGHBOURS), fingerprint)
     # The map's layout is drawn in another process (large digests) while the pages render.
     engine = settings.search_engine(len(read.papers))
-    papers, layout = enrich_digest(read.papers, settings, progress, cache, neighbours, draw_map=True)
+    on_tagged = None if tagged is None else (lambda papers: tagged(papers, engine))
+    papers, layout = enrich_digest(
+        read.papers, settings, progress, cache, neighbours, draw_map=True, on_tagged=on_tagged
+    )
     try:
         cache.save()
         neighbours.save()

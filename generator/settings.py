@@ -71,8 +71,8 @@ class Settings:
     search: str = "auto"
     #: Digest size from which "auto" search switches to Pagefind.
     pagefind_min_papers: int = 500
-    #: Papers per part of the Pagefind index: a reader's search fetches a little of every part (keep
-    #: parts few: 3 at 20,000 papers); a rebuild indexes the papers edited or added since in a delta part.
+    #: Papers per part of the Pagefind index: a rebuild re-indexes only the parts whose papers changed,
+    #: and a reader's search fetches a little of every part (keep parts few: 3 at 20,000 papers).
     search_part_size: int = 7000
     #: Rebuild only the changed pages (MkDocs --dirty) when the site uses Pagefind and its setup is unchanged.
     incremental: bool = True

@@ -235,3 +235,23 @@ def test_rows_of_unchanged_papers_are_taken_from_the_files_the_last_run_wrote(tm
     generate([write(project, texts)], load_settings(project))
     generate([write(project, edited)], load_settings(project))
     assert _generated(project) == _generated(fresh)
+
+
+def test_a_path_both_rendered_and_kept_is_an_error_not_history(tmp_path: Path) -> None:
+    from generator.errors import DigestError
+    from generator.render.sync import write_files
+
+    (tmp_path / "tags").mkdir()
+    with pytest.raises(DigestError, match="two generated files have this path"):
+        write_files({"tags/index.md": b"x"}, tmp_path, kept={"tags/index.md"})
+
+
+def test_another_library_version_makes_a_fresh_analysis(monkeypatch, tmp_path: Path) -> None:
+    import generator.pipeline as pipeline
+    from generator.settings import Settings
+
+    settings = Settings(project_dir=tmp_path)
+    before = pipeline.analysis_fingerprint(settings)
+    real = pipeline.version
+    monkeypatch.setattr(pipeline, "version", lambda name: "0.0.1" if name == "python-slugify" else real(name))
+    assert pipeline.analysis_fingerprint(settings) != before

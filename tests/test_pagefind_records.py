@@ -62,10 +62,7 @@ def test_records_are_written_for_pagefind_digests_only_and_never_published(setti
 
 
 def test_records_split_into_parts_in_order_and_an_edit_changes_one_parts_hash(tmp_path) -> None:
-    from generator.build.pagefind import parts_of, read_records
-
-    def read_parts(path, size):
-        return parts_of(read_records(path), size)
+    from generator.build.pagefind import read_parts
 
     lines = [json.dumps({"url": f"papers/p{n}/", "title": f"T{n}", "text": "x", "tags": []}) for n in range(25)]
     records = tmp_path / RECORDS_FILE
@@ -80,74 +77,3 @@ def test_records_split_into_parts_in_order_and_an_edit_changes_one_parts_hash(tm
     assert [a.digest == b.digest for a, b in zip(parts, edited, strict=True)] == [True, False, True]
     records.write_text("", encoding="utf-8")
     assert [p.folder for p in read_parts(records, 10)] == ["pagefind"]  # always one part
-    records.unlink()
-    with pytest.raises(DigestError, match="generate again"):
-        read_records(records)
-
-
-def _records(n: int, edited: dict[int, str] | None = None) -> str:
-    edited = edited or {}
-    return "".join(
-        json.dumps({"url": f"papers/p{i}/", "title": f"P{i}", "text": edited.get(i, f"text {i}"), "tags": []}) + "\n"
-        for i in range(n)
-    )
-
-
-def _state(records: str, part_size: int, site) -> dict:
-    """The state a build leaves after indexing `records` in full (result ids made up: r<line>)."""
-    from generator.build.pagefind import index_state, parts_of, plan_index, record_key
-
-    plan = plan_index(records, part_size, None, site)
-    indexed = {}
-    for part in plan.index:
-        (site / part.folder).mkdir(exist_ok=True)
-        indexed[part.folder] = {"digest": part.digest, "keys": [record_key(line) for line in part.lines],
-                                "ids": [f"r{json.loads(line)['url']}" for line in part.lines]}
-    assert [p.folder for p in parts_of(records, part_size)] == list(plan.folders)
-    return index_state(plan, indexed, part_size)
-
-
-def test_an_edit_plans_a_delta_part_of_the_edited_record_and_hides_its_old_result(tmp_path) -> None:
-    from generator.build.pagefind import DELTA_FOLDER, plan_index
-
-    state = _state(_records(25), 10, tmp_path)
-    assert sorted(state["parts"]) == ["pagefind", "pagefind-2", "pagefind-3"]
-    plan = plan_index(_records(25, {13: "edited"}), 10, state, tmp_path)
-    assert plan.folders == ("pagefind", "pagefind-2", "pagefind-3", DELTA_FOLDER)
-    assert [(p.folder, len(p.lines)) for p in plan.index] == [(DELTA_FOLDER, 1)]
-    assert plan.hidden == ("rpapers/p13/",)
-    # Papers added and removed: the new ones join the delta part, the gone ones are hidden.
-    plan = plan_index(_records(28)[len(_records(1)):], 10, state, tmp_path)
-    assert plan.delta is not None and [json.loads(line)["url"] for line in plan.delta.lines] == [
-        "papers/p25/", "papers/p26/", "papers/p27/"
-    ]
-    assert plan.hidden == ("rpapers/p0/",)
-    # Nothing changed: nothing to index, nothing hidden.
-    assert plan_index(_records(25), 10, state, tmp_path) == dataclasses.replace(
-        plan_index(_records(25), 10, state, tmp_path), index=(), delta=None, hidden=()
-    )
-    # Another part size, another indexer or a damaged state: the records are cut into parts again.
-    for other, size in ((state, 5), ({**state, "made_by": "0 pagefind 0.1"}, 10), ({"parts": 3}, 10),
-                        ({**state, "parts": {"pagefind-x": {}}}, 10)):
-        plan = plan_index(_records(25, {13: "edited"}), size, other, tmp_path)
-        assert plan.delta is None and plan.hidden == () and DELTA_FOLDER not in plan.folders
-
-
-def test_past_the_delta_limit_only_the_parts_whose_records_changed_are_indexed(tmp_path, monkeypatch) -> None:
-    import generator.build.pagefind as pagefind
-
-    state = _state(_records(25), 10, tmp_path)
-    monkeypatch.setattr(pagefind, "DELTA_MAX", 2)
-    plan = pagefind.plan_index(_records(25, {21: "a", 22: "b", 23: "c"}), 10, state, tmp_path)
-    assert plan.delta is None and plan.hidden == ()
-    assert [p.folder for p in plan.index] == ["pagefind-3"] and sorted(plan.kept) == ["pagefind", "pagefind-2"]
-    # A part whose folder is gone from the site is indexed again.
-    (tmp_path / "pagefind-2").rmdir()
-    plan = pagefind.plan_index(_records(25, {21: "a", 22: "b", 23: "c"}), 10, state, tmp_path)
-    assert [p.folder for p in plan.index] == ["pagefind-2", "pagefind-3"]
-
-
-def test_a_delta_page_says_it_is_one_so_its_result_never_has_a_base_results_id() -> None:
-    record = {"url": "papers/x/", "title": "T", "text": "Body", "tags": []}
-    assert record_page(record, delta=True) != record_page(record)
-    assert 'data-pagefind-meta="part:delta"' in record_page(record, delta=True)

@@ -245,12 +245,32 @@ def test_stale_built_pages_are_removed_and_live_ones_kept(tmp_path: Path) -> Non
     assert not (site / "papers" / "gone").exists() and not (site / "tags" / "t" / "page" / "3").exists()
 
 
-def test_an_edit_indexes_only_the_edited_record_into_the_delta_part(tmp_path: Path, monkeypatch) -> None:
+def test_the_built_files_of_docs_files_gone_since_the_last_build_are_removed(tmp_path: Path) -> None:
+    from generator.build import remove_gone_pages
+
+    site = tmp_path / "site"
+    built = ["papers/a/index.html", "papers/gone/index.html", "feed-old-tag.xml", "feed.xml", "tags/t/index.html",
+             "tags/t/page/2/index.html", "about/index.html", "assets/logo.png", "assets/kept.css"]
+    for rel in built:
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text("x", encoding="utf-8")
+    before = ["papers/a.md", "papers/gone.md", "feed-old-tag.xml", "feed.xml", "tags/t.md", "tags/t/page/2.md",
+              "about.md", "assets/logo.png"]
+    # A paper, a tag's feed (at the root), a listing page and a hand-written page and image are gone;
+    # a page that moved from about.md to about/index.md builds to the same file and stays.
+    now = ["papers/a.md", "feed.xml", "tags/t.md", "about/index.md"]
+    removed = remove_gone_pages(site, before, now)
+    assert removed == ["assets/logo.png", "feed-old-tag.xml", "papers/gone/index.html", "tags/t/page/2/index.html"]
+    left = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    assert left == sorted(set(built) - set(removed))
+    assert not (site / "papers" / "gone").exists() and not (site / "tags" / "t" / "page").exists()
+
+
+def test_an_edit_indexes_its_search_part_while_the_pages_render(tmp_path: Path, monkeypatch) -> None:
     import dataclasses
 
     import generator.build as build
-    import generator.build.pagefind as pagefind
-    from generator.build import STAMP
+    from generator.build import STAMP, EarlySearch
 
     project = copy_project(tmp_path / "project")
     source = project / "in" / "digest.txt"
@@ -260,55 +280,43 @@ def test_an_edit_indexes_only_the_edited_record_into_the_delta_part(tmp_path: Pa
         source.write_text("Parts 2026 Papers\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
         return source
 
-    def parts_json() -> dict:
-        return json.loads((settings.site_path / "pagefind" / "parts.json").read_text(encoding="utf-8"))
-
-    # The default corpus (57 papers) in parts of 20: pagefind/, pagefind-2/, pagefind-3/.
+    # The default corpus (57 papers) in parts of 20: the last paper is in the third part.
     settings = dataclasses.replace(load_settings(project), search="pagefind", search_part_size=20)
     texts = [p.abstract for p in generate([DEFAULT_CORPUS], settings).papers]
-    first = generate([write(texts)], settings)
-    build_site(settings, first.engine)
-    # Which parts the builds index, and how many records each holds.
-    built: list[tuple[str, int]] = []
+    build_site(settings, generate([write(texts)], settings).engine)
+    # What the build itself indexes (the parts it did not get from the early start).
+    built: list[str] = []
     index_part = build.index_part
-    monkeypatch.setattr(build, "index_part", lambda part, out, delta=False: (
-        built.append((part.folder, len(part.lines))), index_part(part, out, delta)))
+    monkeypatch.setattr(build, "index_part", lambda part, out: (built.append(part.folder), index_part(part, out)))
+    with EarlySearch(settings) as early:
+        report = generate([write([*texts[:-1], texts[-1] + " We also report zorblaxian ablations."])], settings,
+                          tagged=early.start)
+        # Pagefind is already at work on the edited paper's part when the pages are written.
+        assert early.started == ["pagefind-3"]
+        result = build_site(settings, report.engine, early=early)
+        assert early.started == []  # taken by the build
+    assert result.incremental and built == []
+    assert not any(p.name.startswith(".pagefind-early-") for p in settings.site_path.parent.iterdir())
     stamp = json.loads((project / STAMP).read_text(encoding="utf-8"))
-    old = stamp["search"]["parts"]["pagefind-3"]
-    assert len(old["ids"]) == 17 and len(set(old["ids"])) == 17  # every record's result id is known
-
-    edited = [*texts[:-1], texts[-1] + " We also report zorblaxian ablations."]
-    report = generate([write(edited)], settings)
-    assert build_site(settings, report.engine).incremental
-    # Only the edited record was indexed, into the delta part; the base parts stay as they were.
-    assert built == [("pagefind-delta", 1)]
-    listing = parts_json()
-    assert listing["parts"] == ["pagefind-2/", "pagefind-3/", "pagefind-delta/"]
-    # The edited paper's old record is hidden: it is the last one of the third part.
-    assert listing["hidden"] == [old["ids"][-1]]
-    fragments = (settings.site_path / "pagefind-delta").rglob("*.pf_fragment")
+    assert sorted(stamp["search"]) == ["pagefind", "pagefind-2", "pagefind-3"]
+    fragments = (settings.site_path / "pagefind-3").rglob("*.pf_fragment")  # gzipped JSON, one per page
     assert b"zorblaxian" in b"".join(gzip.decompress(p.read_bytes()) for p in fragments)
-
-    # Nothing changed: nothing is indexed, and the build is skipped.
+    # Nothing changed: nothing starts early, and the build is skipped.
+    with EarlySearch(settings) as early:
+        report = generate([source], settings, tagged=early.start)
+        assert early.started == []
+        assert build_site(settings, report.engine, early=early).skipped
+    # Many changed papers: MkDocs will render many pages, which hides the search; it runs beside MkDocs.
+    with EarlySearch(settings) as early:
+        report = generate([write([f"{t} Variant {n}." for n, t in enumerate(texts)])], settings,
+                          tagged=early.start)
+        assert early.started == []
+        assert build_site(settings, report.engine, early=early).incremental
+    assert sorted(built) == ["pagefind", "pagefind-2", "pagefind-3"]
     built.clear()
-    assert build_site(settings, generate([source], settings).engine).skipped and built == []
-    # The edit undone: the base record is current again, the delta part and the hidden list go.
-    assert build_site(settings, generate([write(texts)], settings).engine).incremental
-    assert built == [] and parts_json() == {"parts": ["pagefind-2/", "pagefind-3/"]}
-    assert not (settings.site_path / "pagefind-delta").exists()
-    # A paper removed: its result is hidden (and no base part is indexed again).
-    assert build_site(settings, generate([write(texts[:-1])], settings).engine).incremental
-    assert all(folder == "pagefind-delta" for folder, _ in built) and old["ids"][-1] in parts_json()["hidden"]
-    built.clear()
-
-    # Past DELTA_MAX changed records the records are cut into parts again: the changed parts are indexed.
-    monkeypatch.setattr(pagefind, "DELTA_MAX", 5)
-    report = generate([write([f"{t} Variant {n}." if n >= 40 else t for n, t in enumerate(texts)])], settings)
-    assert build_site(settings, report.engine).incremental
-    assert built == [("pagefind-3", 17)]
-    assert parts_json() == {"parts": ["pagefind-2/", "pagefind-3/"]}
-    assert not (settings.site_path / "pagefind-delta").exists()
-    built.clear()
-    # A forced build is a full one: every part is indexed.
-    assert not build_site(settings, report.engine, force=True).incremental
-    assert sorted(built) == [("pagefind", 20), ("pagefind-2", 20), ("pagefind-3", 17)]
+    # A forced build is a full one: nothing is indexed early, the build indexes every part itself.
+    with EarlySearch(settings, force=True) as early:
+        report = generate([source], settings, tagged=early.start)
+        assert early.started == []
+        assert not build_site(settings, report.engine, force=True, early=early).incremental
+    assert sorted(built) == ["pagefind", "pagefind-2", "pagefind-3"]

@@ -1,8 +1,7 @@
-"""`python -m generator.build.indexer RECORDS PAGES OUTPUT [--delta]`: one search index part, in a process of its own.
+"""`python -m generator.build.indexer RECORDS PAGES OUTPUT`: one search index part, in a process of its own.
 
-Writes each record of RECORDS (JSON lines) as its page under PAGES (marked as
-the delta part's with --delta), then becomes Pagefind over PAGES, writing the
-index into OUTPUT (see pagefind.Indexing).
+Writes each record of RECORDS (JSON lines) as its page under PAGES, then
+becomes Pagefind over PAGES, writing the index into OUTPUT (see pagefind.Indexing).
 """
 
 from __future__ import annotations
@@ -18,9 +17,9 @@ from .pagefind import write_pages
 
 def main(arguments: list[str]) -> None:
     """Write the pages, then replace this process by Pagefind; exit with the error's text if the records are bad."""
-    records, pages, output = (Path(a) for a in arguments[:3])
+    records, pages, output = (Path(a) for a in arguments)
     try:
-        write_pages(records, pages, delta="--delta" in arguments[3:])
+        write_pages(records, pages)
     except DigestError as error:
         sys.exit(str(error))
     # Pagefind writes straight into `output`: the index is not copied again.

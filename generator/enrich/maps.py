@@ -74,6 +74,8 @@ Point = tuple[float, float]
 #: From this many papers the layout is drawn in a forked process, beside the pages' rendering
 #: (20,000 papers: 3.7 s of work; forking the generator's heap costs a few hundredths).
 FORK_FROM = 2_000
+#: Seconds to wait for the drawing process (20,000 papers take 4 s) before drawing the map here instead.
+_WAIT = 600
 
 
 class MapLayout:
@@ -102,7 +104,11 @@ class MapLayout:
         if self._positions is None:
             if self._process is not None and self._result is not None:
                 try:
-                    self._positions = self._result.recv()
+                    # A process that never answers (hung at its start) is given up, never waited for forever.
+                    if self._result.poll(_WAIT):
+                        self._positions = self._result.recv()
+                    else:
+                        log.warning("the map's process did not answer in %d s; drawing the map here", _WAIT)
                 except (EOFError, OSError):
                     log.info("the map's process failed; drawing the map here")
                 self.close()

@@ -58,7 +58,11 @@ def write_files(files: dict[str, bytes], docs_dir: Path, kept: Set[str] = frozen
     result = RenderResult()
     manifest_path = docs_dir / MANIFEST
     previous = _read_manifest(manifest_path)
-    left = sorted(set(kept) - set(files))
+    both = sorted(set(kept) & set(files))
+    if both:
+        # Two pages of one path (a tag slug that is another page's name): the file would depend on history.
+        raise DigestError(f"{docs_dir / both[0]}: two generated files have this path; rename the tag or page")
+    left = sorted(kept)
     for rel in sorted(files):
         path = docs_dir / rel
         if rel not in previous and path.exists():

@@ -17,16 +17,12 @@
   var placeholder = meta.textContent;
 
   // The index comes in parts (pagefind/, pagefind-2/, ...; pagefind/parts.json
-  // lists the others): a rebuild indexes only the papers edited or added since
-  // the parts were made, in a small part of their own (pagefind-delta/), and
-  // lists the results it replaces as "hidden": those are left out here.
-  var hidden = new Set();
-
+  // lists the others): a rebuild re-indexes only the parts whose papers changed.
   function parts() {
-    return fetch(new URL("pagefind/parts.json", base).href).then(function (response) {
+    // Revalidated on every visit: a rebuild may have added or dropped a part.
+    return fetch(new URL("pagefind/parts.json", base).href, { cache: "no-cache" }).then(function (response) {
       return response.ok ? response.json() : { parts: [] };
     }).then(function (listing) {
-      if (Array.isArray(listing.hidden)) hidden = new Set(listing.hidden);
       return Array.isArray(listing.parts) ? listing.parts : [];
     }, function () { return []; });
   }
@@ -122,10 +118,9 @@
       });
     }).then(function (result) {
       if (result === null || mine !== sequence) return null;
-      var results = result.results.filter(function (r) { return !hidden.has(r.id); });
-      return Promise.all(results.slice(0, 10).map(function (r) { return r.data(); })).then(function (items) {
+      return Promise.all(result.results.slice(0, 10).map(function (r) { return r.data(); })).then(function (items) {
         if (mine !== sequence) return;
-        var count = results.length;
+        var count = result.results.length;
         meta.textContent = count === 0 ? "No matching papers" : count === 1 ? "1 matching paper" : count + " matching papers";
         list.replaceChildren.apply(list, items.map(render));
       });
