@@ -133,8 +133,9 @@ def render_pages(
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
         files.update(_feeds(papers, groups, title, settings, memo))
         files[PATHS.papers_bib] = join_rows(PATHS.papers_bib, PAPERS_BIB, bib_rows, keys, memo)
+        row_keys = dict(zip((p.id for p in papers), keys, strict=True)) if keys is not None else None
         for group in groups:
-            files[group.tag.bib_path] = _utf8(bibtex_file(list(group.papers), entries))
+            _put(files, group.tag.bib_path, _tag_bib(group, entries, row_keys, memo))
         done = 0
         for batch in batches:
             for path, data, key, reused in batch:
@@ -149,6 +150,24 @@ def render_pages(
         records = render_rows(RECORDS_FILE, papers, search_record, keys, memo)
         files[RECORDS_FILE] = join_rows(RECORDS_FILE, SEARCH_RECORDS, records, keys, memo)
     return files
+
+
+def _tag_bib(
+    group: TagGroup, entries: dict[str, str], row_keys: dict[str, str] | None, memo: PageMemo | None
+) -> bytes | None:
+    """Return a tag's .bib file, or None when `memo` keeps it: its papers, in order, have the same rows."""
+    path = group.tag.bib_path
+    if memo is not None and row_keys is not None:
+        # A paper's row key covers its BibTeX entry: the same keys in the same order, the same file.
+        digest = hashlib.blake2b(f"{memo.fingerprint} {path}".encode("utf-8", "surrogatepass"), digest_size=16)
+        for paper in group.papers:
+            digest.update(row_keys[paper.id].encode("ascii"))
+        key = digest.hexdigest()
+        kept = memo.kept(path, key)
+        memo.record(path, key, kept)
+        if kept:
+            return None
+    return _utf8(bibtex_file(list(group.papers), entries))
 
 
 def _trend_chart(group: TagGroup, collections: dict[str, Collection], sizes: dict[str, int], order: list[str]) -> str:
