@@ -70,7 +70,7 @@ def _run_generate(sources: tuple[Path, ...], settings: Settings, early: EarlySea
                 tasks[what] = bar.add_task(what, total=total)
             bar.update(tasks[what], completed=done, total=total)
 
-        return generate(sources, settings, progress=progress, tagged=early.start if early else None)
+        return generate(sources, settings, progress=progress, enriched=early.start if early else None)
 
 
 def _summary(
@@ -243,7 +243,7 @@ def _serve_built_site(
     def rebuild() -> None:
         try:
             with EarlySearch(settings) as early:
-                again = generate(sources, settings, tagged=early.start)
+                again = generate(sources, settings, enriched=early.start)
                 result = build_site(settings, again.engine, early=early)
             site = "unchanged" if result.skipped else "rebuilt in place" if result.incremental else "rebuilt"
             console.print(f"Change seen: {len(again.render.written)} generated pages rewritten, site {site}")

@@ -161,21 +161,20 @@ def cyclic_gc_paused() -> Iterator[None]:
 
 def generate(
     sources: Iterable[str | Path], settings: Settings, progress: Progress = no_progress,
-    tagged: Callable[[list[Paper], str], None] | None = None,
+    enriched: Callable[[list[Paper], str], None] | None = None,
 ) -> GenerateReport:
     """Read the sources, enrich the papers and write the Markdown site.
 
-    `tagged` is called with the papers and the search engine as soon as their
-    titles and tags are known, before their related papers are (the build starts
-    its search index then: build.EarlySearch).
+    `enriched` is called with the enriched papers and the search engine before
+    the pages render (the build starts its search index then: build.EarlySearch).
     """
     with cyclic_gc_paused():
-        return _generate(sources, settings, progress, tagged)
+        return _generate(sources, settings, progress, enriched)
 
 
 def _generate(
     sources: Iterable[str | Path], settings: Settings, progress: Progress,
-    tagged: Callable[[list[Paper], str], None] | None,
+    enriched: Callable[[list[Paper], str], None] | None,
 ) -> GenerateReport:
     timings: dict[str, float] = {}
     start = time.perf_counter()
@@ -205,17 +204,16 @@ def _generate(
     progress("Reading sources", 1, 1)
     neighbours = Cache(settings.resolve(NEIGHBOURS), fingerprint)
     # The map's layout is drawn in another process (large digests) while the pages render.
-    engine = settings.search_engine(len(read.papers))
-    on_tagged = None if tagged is None else (lambda papers: tagged(papers, engine))
-    papers, layout = enrich_digest(
-        read.papers, settings, progress, cache, neighbours, draw_map=True, on_tagged=on_tagged
-    )
+    papers, layout = enrich_digest(read.papers, settings, progress, cache, neighbours, draw_map=True)
+    engine = settings.search_engine(len(papers))
     try:
         cache.save()
         neighbours.save()
         for old in _OLD_CACHES:
             settings.resolve(old).unlink(missing_ok=True)
         timings["enrich"] = time.perf_counter() - start
+        if enriched is not None:
+            enriched(papers, engine)
         start = time.perf_counter()
         # The templates count as well as the code: a page is reused only if both are the same.
         pages = PageStore(settings.resolve(PAGES), settings.docs_path, inputs_key([], settings, fingerprint))

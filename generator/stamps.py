@@ -71,3 +71,10 @@ def write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def remove_empty_parents(folder: Path, root: Path) -> None:
+    """Remove `folder` and its parents up to (not including) `root` while they are empty."""
+    while folder != root and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent

@@ -290,7 +290,7 @@ def test_an_edit_indexes_its_search_part_while_the_pages_render(tmp_path: Path, 
     monkeypatch.setattr(build, "index_part", lambda part, out: (built.append(part.folder), index_part(part, out)))
     with EarlySearch(settings) as early:
         report = generate([write([*texts[:-1], texts[-1] + " We also report zorblaxian ablations."])], settings,
-                          tagged=early.start)
+                          enriched=early.start)
         # Pagefind is already at work on the edited paper's part when the pages are written.
         assert early.started == ["pagefind-3"]
         result = build_site(settings, report.engine, early=early)
@@ -303,20 +303,20 @@ def test_an_edit_indexes_its_search_part_while_the_pages_render(tmp_path: Path, 
     assert b"zorblaxian" in b"".join(gzip.decompress(p.read_bytes()) for p in fragments)
     # Nothing changed: nothing starts early, and the build is skipped.
     with EarlySearch(settings) as early:
-        report = generate([source], settings, tagged=early.start)
+        report = generate([source], settings, enriched=early.start)
         assert early.started == []
         assert build_site(settings, report.engine, early=early).skipped
     # Many changed papers: MkDocs will render many pages, which hides the search; it runs beside MkDocs.
     with EarlySearch(settings) as early:
         report = generate([write([f"{t} Variant {n}." for n, t in enumerate(texts)])], settings,
-                          tagged=early.start)
+                          enriched=early.start)
         assert early.started == []
         assert build_site(settings, report.engine, early=early).incremental
     assert sorted(built) == ["pagefind", "pagefind-2", "pagefind-3"]
     built.clear()
     # A forced build is a full one: nothing is indexed early, the build indexes every part itself.
     with EarlySearch(settings, force=True) as early:
-        report = generate([source], settings, tagged=early.start)
+        report = generate([source], settings, enriched=early.start)
         assert early.started == []
         assert not build_site(settings, report.engine, force=True, early=early).incremental
     assert sorted(built) == ["pagefind", "pagefind-2", "pagefind-3"]

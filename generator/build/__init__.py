@@ -13,9 +13,9 @@ re-rendered pages), nor can a change of mkdocs.yml, the theme overrides or the
 engine versions: those build in full. Either way, Pagefind indexes the
 generator's search records (generator/build/pagefind.py) while MkDocs runs:
 in parts, and a dirty build indexes again only the parts whose records changed.
-The records depend only on the papers' titles, texts and tags, so `EarlySearch`
-can start Pagefind on a dirty build's changed parts while the generator still
-finds related papers and renders the pages; the build then takes those parts instead of indexing them itself.
+The records depend only on the enriched papers, so `EarlySearch` can start
+Pagefind on a dirty build's changed parts while the generator still renders the
+pages; the build then takes those parts instead of indexing them itself.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from pathlib import Path
 from ..errors import DigestError
 from ..model import GENERATED_FOLDERS, Paper
 from ..settings import ENGINES, Settings
-from ..stamps import files_digest, read_stamp, tree_files, write_stamp
+from ..stamps import files_digest, read_stamp, remove_empty_parents, tree_files, write_stamp
 from .pagefind import (
     RECORDS_FILE,
     Indexing,
@@ -71,13 +71,11 @@ class BuildResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def tree_fingerprint(settings: Settings) -> str:
-    """Return a hash of every input of the engine: docs dir files and the config."""
-    return _tree(settings)[0]
+def tree_fingerprint(settings: Settings) -> tuple[str, list[str]]:
+    """Return a hash of every input of the engine (docs dir files and the config), and the docs dir's files.
 
-
-def _tree(settings: Settings) -> tuple[str, list[str]]:
-    """Return `tree_fingerprint` and the docs dir's files (paths relative to it, "/"-separated, sorted)."""
+    The files are paths relative to the docs dir, "/"-separated, sorted.
+    """
     config = settings.resolve(settings.config_file)
     docs = settings.docs_path
     files = tree_files(docs)
@@ -118,10 +116,7 @@ def remove_gone_pages(site: Path, before: list[str], now: list[str]) -> list[str
             if path.is_file():
                 path.unlink()
                 removed.append(rel)
-                folder = path.parent
-                while folder != site and folder.is_dir() and not any(folder.iterdir()):
-                    folder.rmdir()
-                    folder = folder.parent
+                remove_empty_parents(path.parent, site)
     return sorted(removed)
 
 
@@ -306,12 +301,11 @@ def _changed_records(previous_file: Path, records: str) -> int:
 
 
 class EarlySearch:
-    """Pagefind indexing of an incremental build's changed parts, started once the papers are tagged.
+    """Pagefind indexing of an incremental build's changed parts, started once the papers are enriched.
 
-    The generator calls `start` with the tagged papers before it finds their
-    related papers and renders the pages: the parts whose records changed since
-    the last build are handed to Pagefind processes, which index them
-    meanwhile. `build_site` takes a part from here only when its records are
+    The generator calls `start` with the enriched papers before it renders the
+    pages: the parts whose records changed since the last build are handed to
+    Pagefind processes, which index them meanwhile. `build_site` takes a part from here only when its records are
     exactly those the generator wrote; it indexes any other itself. Nothing
     starts for a build that will be full. Use it as a context manager: leaving
     it waits for Pagefind and removes what was not taken.
@@ -397,7 +391,7 @@ def build_site(settings: Settings, engine: str, force: bool = False, early: Earl
     site = settings.site_path
     stamp_path = settings.resolve(STAMP)
     stamp = read_stamp(stamp_path)
-    fingerprint, sources = _tree(settings)
+    fingerprint, sources = tree_fingerprint(settings)
     if not force and site.is_dir() and stamp.get("tree") == fingerprint and stamp.get("engine") == engine:
         return BuildResult(skipped=True, site_dir=site)
     setup = engine_fingerprint(settings, engine)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import multiprocessing
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
@@ -226,7 +225,6 @@ def enrich(
 def enrich_digest(
     papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None,
     neighbours: NeighbourMemo | None = None, draw_map: bool = False,
-    on_tagged: Callable[[list[Paper]], None] | None = None,
 ) -> tuple[list[Paper], MapLayout]:
     """Give every paper a title, slug, summary, tags and related papers; return them in input order, and the map.
 
@@ -239,10 +237,6 @@ def enrich_digest(
     The map's layout is drawn from the same neighbour lists. With `draw_map`,
     a large digest's starts now in a forked process, so that it is ready by the
     time the pages are rendered; else it is drawn when its places are asked for.
-
-    `on_tagged` is called with the papers as soon as their titles and tags are
-    known, before their related papers are (they have none yet): what the
-    search index needs (build.EarlySearch starts it then).
     """
     overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
@@ -271,22 +265,6 @@ def enrich_digest(
         reserves=[_without_area_names(list(a.reserve), area_slugs) for a in analyses],
         parents=topic_parents(topics),
     )
-    tagged = []
-    for i, paper in enumerate(papers):
-        tags = overrides.apply(paper.id, [*area_tags(guesses[i], settings.second_area_ratio), *folded[i]], area_names)
-        tagged.append(
-            replace(
-                paper,
-                title=titles[i],
-                title_source=titled[i][1],
-                slug=paper_slug(base_titles[i], paper.id),
-                plain=plains[i],
-                summary=summarize(analyses[i].lead, settings.max_summary_chars),
-                tags=tuple(tags),
-            )
-        )
-    if on_tagged is not None:
-        on_tagged(tagged)
     # One TF-IDF matrix serves both related papers and the map.
     progress("Finding related papers", 0, 1)
     vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)])
@@ -298,10 +276,22 @@ def enrich_digest(
     )
     related = related_from(scored, settings.related_count)
     progress("Finding related papers", 1, 1)
-    enriched = [
-        replace(paper, related=tuple(papers[j].id for j in nearby))
-        for paper, nearby in zip(tagged, related, strict=True)
-    ]
+
+    enriched = []
+    for i, paper in enumerate(papers):
+        tags = overrides.apply(paper.id, [*area_tags(guesses[i], settings.second_area_ratio), *folded[i]], area_names)
+        enriched.append(
+            replace(
+                paper,
+                title=titles[i],
+                title_source=titled[i][1],
+                slug=paper_slug(base_titles[i], paper.id),
+                plain=plains[i],
+                summary=summarize(analyses[i].lead, settings.max_summary_chars),
+                tags=tuple(tags),
+                related=tuple(papers[j].id for j in related[i]),
+            )
+        )
     log.info("enriched %d papers", len(enriched))
     # Started last: nothing here can fail and leave the drawing process running.
     layout = MapLayout(scored, fork=draw_map and len(papers) >= FORK_FROM and settings.cores() > 1)

@@ -22,7 +22,7 @@ from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_
 from .listing_pages import ListingGroup, ListingPages
 from .listings import paginate
 from .markdown import front_matter_string, make_environment
-from .paper_pages import PageMemo, PaperPages, paper_pages_started
+from .paper_pages import PageMemo, PaperPages, left_as_is, paper_pages_started
 from .payloads import PAPERS_JSON, filter_json, map_json, papers_json_row
 from .sync import MANIFEST, PageStore, RenderResult, generated_fingerprint, write_files
 from .trends import changes, collection_order, given_areas, shares
@@ -77,12 +77,12 @@ def render_pages(
     files: dict[str, bytes] = {}
     # One key per paper for the rows of papers.json, papers.csv, papers.bib and the search records.
     keys = paper_keys(papers, collections, memo.fingerprint) if memo is not None else None
+    record_keys = dict(zip((p.id for p in papers), keys, strict=True)) if keys is not None else {}
     # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
     bib_rows = render_rows(PATHS.papers_bib, papers, bibtex_entry, keys, memo)
     entries = {paper.id: row.decode("utf-8") for paper, row in zip(papers, bib_rows, strict=True)}
     pages = PaperPages(
-        env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo,
-        dict(zip((p.id for p in papers), keys, strict=True)) if keys is not None else None,
+        env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo, record_keys
     )
     # The paper pages render (on other cores, for large digests) while this renders the rest.
     with paper_pages_started(pages, papers, settings.forked_workers(len(papers))) as batches:
@@ -133,9 +133,8 @@ def render_pages(
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
         files.update(_feeds(papers, groups, title, settings, memo))
         files[PATHS.papers_bib] = join_rows(PATHS.papers_bib, PAPERS_BIB, bib_rows, keys, memo)
-        row_keys = dict(zip((p.id for p in papers), keys, strict=True)) if keys is not None else None
         for group in groups:
-            _put(files, group.tag.bib_path, _tag_bib(group, entries, row_keys, memo))
+            _put(files, group.tag.bib_path, _tag_bib(group, entries, record_keys, memo))
         done = 0
         for batch in batches:
             for path, data, key, reused in batch:
@@ -153,19 +152,16 @@ def render_pages(
 
 
 def _tag_bib(
-    group: TagGroup, entries: dict[str, str], row_keys: dict[str, str] | None, memo: PageMemo | None
+    group: TagGroup, entries: dict[str, str], record_keys: dict[str, str], memo: PageMemo | None
 ) -> bytes | None:
     """Return a tag's .bib file, or None when `memo` keeps it: its papers, in order, have the same rows."""
     path = group.tag.bib_path
-    if memo is not None and row_keys is not None:
+    if memo is not None:
         # A paper's row key covers its BibTeX entry: the same keys in the same order, the same file.
         digest = hashlib.blake2b(f"{memo.fingerprint} {path}".encode("utf-8", "surrogatepass"), digest_size=16)
         for paper in group.papers:
-            digest.update(row_keys[paper.id].encode("ascii"))
-        key = digest.hexdigest()
-        kept = memo.kept(path, key)
-        memo.record(path, key, kept)
-        if kept:
+            digest.update(record_keys[paper.id].encode("ascii"))
+        if left_as_is(memo, path, digest.hexdigest()):
             return None
     return _utf8(bibtex_file(list(group.papers), entries))
 
@@ -216,7 +212,6 @@ def _feeds(
     ]
     feeds = {}
     for feed_id, feed_title, path, page, entries in wanted:
-        key = ""
         if memo is not None:
             # Everything atom_feed writes, and nothing else.
             shown = (feed_id, feed_title, path, page, settings.site_url, [
@@ -225,10 +220,7 @@ def _feeds(
             ])
             digest = hashlib.blake2b(memo.fingerprint.encode("utf-8"), digest_size=16)
             digest.update(repr(shown).encode("utf-8", "surrogatepass"))
-            key = digest.hexdigest()
-            kept = memo.kept(path, key)
-            memo.record(path, key, kept)
-            if kept:
+            if left_as_is(memo, path, digest.hexdigest()):
                 continue
         feeds[path] = atom_feed(feed_id, feed_title, path, page, entries, dates, settings.site_url)
     return feeds

@@ -88,13 +88,8 @@ def _csv_line(values: list) -> str:
 PAPERS_CSV = RowLayout(head=_csv_line(list(_CSV_COLUMNS)))
 
 
-def papers_csv(papers: list[Paper]) -> str:
-    """Return papers.csv: one row per paper, areas and topics as ;-separated lists."""
-    return PAPERS_CSV.head + "".join(csv_row(paper) for paper in papers)
-
-
 def csv_row(paper: Paper) -> str:
-    """Return one paper's row of papers.csv, with its line end."""
+    """Return one paper's row of papers.csv (areas and topics as ;-separated lists), with its line end."""
     return _csv_line([
         paper.id, paper.title, paper.title_source, "; ".join(paper.authors), paper.collection, year_of(paper),
         "; ".join(t.name for t in paper.tags if t.kind == "area"),

@@ -20,7 +20,7 @@ from jinja2 import Environment, Template, UndefinedError
 from ..errors import DigestError
 from ..model import Collection, Paper, Tag
 from .listings import ListingPage
-from .paper_pages import PageMemo
+from .paper_pages import PageMemo, left_as_is
 
 #: What of the digest-wide template values a listing page shows; the rest (the digest's
 #: size, every collection) changes with any added paper and must not make every page render again.
@@ -79,13 +79,8 @@ class ListingPages:
         return digest.hexdigest()
 
     def _page(self, template: Template, listing: ListingPage, heading: object, **context: object) -> bytes | None:
-        key = ""
-        if self.memo is not None:
-            key = self._key(template, listing, heading)
-            kept = self.memo.kept(listing.path, key)
-            self.memo.record(listing.path, key, kept)
-            if kept:
-                return None
+        if self.memo is not None and left_as_is(self.memo, listing.path, self._key(template, listing, heading)):
+            return None
         # Only what the key covers reaches the template (StrictUndefined: anything else fails loudly).
         try:
             text = template.render(**self.common, listing=listing, listing_item=self.items, **context)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from jinja2 import Template
@@ -39,6 +39,13 @@ class PageMemo(RowMemo, Protocol):
         """Note the key of the page at `path` as rendered (or `reused`: left as it is) now."""
 
 
+def left_as_is(memo: PageMemo, path: str, key: str) -> bool:
+    """Record the key of the file at `path` in `memo`; return True if the file there is still right (kept)."""
+    kept = memo.kept(path, key)
+    memo.record(path, key, kept)
+    return kept
+
+
 @dataclass(frozen=True)
 class PaperPages:
     """What every paper page is rendered from besides its paper."""
@@ -51,8 +58,8 @@ class PaperPages:
 
     #: Pages of the last run.
     memo: PageMemo | None = None
-    #: Each paper's row key (rows.paper_keys: its whole record and its collection's URL), by id.
-    record_keys: dict[str, str] | None = None
+    #: Each paper's row key (rows.paper_keys: its whole record and its collection's URL), by id; with `memo`.
+    record_keys: Mapping[str, str] = field(default_factory=dict)
 
     def render(self, paper: Paper) -> tuple[str, bytes | None, str, bool]:
         """Return the page's path, its UTF-8 Markdown, its key ('' without a memo) and whether it was reused.
@@ -68,7 +75,7 @@ class PaperPages:
         collection = self.collections[paper.collection]
         key = ""
         if self.memo is not None:
-            key = self._key(self.memo.fingerprint, paper, related, bibtex, collection)
+            key = self._key(self.memo.fingerprint, self.record_keys[paper.id], related)
             if self.memo.kept(paper.path, key):
                 return paper.path, None, key, True
         # Only what the key covers reaches the template (StrictUndefined: anything else fails loudly).
@@ -78,14 +85,11 @@ class PaperPages:
         )
         return paper.path, text.encode("utf-8"), key, False
 
-    def _key(
-        self, fingerprint: str, paper: Paper, related: list[tuple[Paper, list]], bibtex: str, collection: Collection
-    ) -> str:
+    def _key(self, fingerprint: str, record_key: str, related: list[tuple[Paper, list]]) -> str:
         # Everything the page shows, and nothing it does not. The paper's record key covers the
         # paper, its collection and its BibTeX entry (made from the record): hashed once per run.
-        own: object = self.record_keys[paper.id] if self.record_keys else (paper, bibtex, collection)
         shown = (
-            own,
+            record_key,
             [(other.title, other.path, [(t.name, t.path, t.kind) for t in shared]) for other, shared in related],
             [(name, self.common[name]) for name in PAGE_COMMON],
         )

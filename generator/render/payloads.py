@@ -57,12 +57,6 @@ def map_json(papers: list[Paper], areas: list[TagGroup], positions: Sequence[tup
 PAPERS_JSON = RowLayout("[\n", ",\n", "\n]\n")
 
 
-def papers_json(papers: list[Paper], collections: dict[str, Collection]) -> str:
-    """Return papers.json: one object per paper (one per line), in input order, byte-stable."""
-    rows = ",\n".join(papers_json_row(paper, collections) for paper in papers)
-    return PAPERS_JSON.head + rows + PAPERS_JSON.tail
-
-
 def papers_json_row(p: Paper, collections: dict[str, Collection]) -> str:
     """Return one paper's object of papers.json, on one line."""
     record = {

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DigestError
-from ..stamps import files_digest, write_atomically
+from ..stamps import files_digest, remove_empty_parents, write_atomically
 
 MANIFEST = ".paper-digest-manifest.json"
 #: Bump when the page store's layout changes.
@@ -85,7 +85,7 @@ def write_files(files: dict[str, bytes], docs_dir: Path, kept: Set[str] = frozen
         if path.is_file():
             path.unlink()
             result.deleted.append(rel)
-            _remove_empty_parents(path.parent, docs_dir)
+            remove_empty_parents(path.parent, docs_dir)
     manifest = json.dumps(sorted(generated), indent=0) + "\n"
     if not manifest_path.exists() or manifest_path.read_text(encoding="utf-8") != manifest:
         manifest_path.write_text(manifest, encoding="utf-8")
@@ -110,12 +110,6 @@ def _read_manifest(path: Path) -> set[str]:
         raise DigestError(f"{path}: the generator's manifest is damaged; delete it and build again") from exc
     # Only relative paths inside the docs dir: a tampered manifest cannot reach outside.
     return {e for e in entries if isinstance(e, str) and not e.startswith("/") and ".." not in e.split("/")}
-
-
-def _remove_empty_parents(folder: Path, root: Path) -> None:
-    while folder != root and folder.is_dir() and not any(folder.iterdir()):
-        folder.rmdir()
-        folder = folder.parent
 
 
 class PageStore:
