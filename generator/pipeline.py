@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from .cache import Cache
+from .cache import ArrayFile, Cache
 from .enrich import enrich_digest
 from .enrich.overrides import load_overrides
 from .enrich.tags import load_topics
@@ -34,6 +34,8 @@ STAMP = ".paper-digest/generate.json"
 CACHE = ".paper-digest/analysis-cache"
 #: Each paper's nearest papers from the last run, by the key of its vector (see enrich/related.py).
 NEIGHBOURS = ".paper-digest/neighbours"
+#: Each text's word counts from the last run, for related papers (see enrich/related.py: count_terms).
+TERM_COUNTS = ".paper-digest/term-counts.npz"
 #: The single-file caches of before the shards: removed when found.
 _OLD_CACHES = (".paper-digest/analysis-cache.json", ".paper-digest/neighbours.json")
 #: The paper and listing pages the last run wrote, by key (see render/sync.py).
@@ -203,12 +205,16 @@ def _generate(
     start = time.perf_counter()
     progress("Reading sources", 1, 1)
     neighbours = Cache(settings.resolve(NEIGHBOURS), fingerprint)
+    counts = ArrayFile(settings.resolve(TERM_COUNTS), fingerprint)
     # The map's layout is drawn in another process (large digests) while the pages render.
-    papers, layout = enrich_digest(read.papers, settings, progress, cache, neighbours, draw_map=True)
+    papers, layout = enrich_digest(
+        read.papers, settings, progress, cache, neighbours, draw_map=True, counts=counts
+    )
     engine = settings.search_engine(len(papers))
     try:
         cache.save()
         neighbours.save()
+        counts.save()
         for old in _OLD_CACHES:
             settings.resolve(old).unlink(missing_ok=True)
         timings["enrich"] = time.perf_counter() - start

@@ -32,7 +32,7 @@ def test_values_come_back_exactly_under_the_same_fingerprint(tmp_path: Path) -> 
     [
         (lambda text: text[: len(text) // 2], "unreadable"),
         (lambda text: text.replace("GRACE", "GRACE!"), "checksum"),
-        (lambda text: text.replace('"version": 3', '"version": 99'), "version"),
+        (lambda text: text.replace('"version": 4', '"version": 99'), "version"),
         (lambda text: "[1, 2, 3]", "version"),
         (lambda text: "\udcff", "unreadable"),
     ],
@@ -75,7 +75,7 @@ def test_saving_keeps_only_what_this_run_used(tmp_path: Path) -> None:
 
 
 def test_saving_rewrites_only_the_shards_whose_entries_changed(tmp_path: Path) -> None:
-    entries = {f"paper-{n}": {"title": f"Title {n}"} for n in range(200)}
+    entries = {f"paper-{n}": {"title": f"Title {n}"} for n in range(3000)}
     path = saved(tmp_path, entries)
     before = {p.name: p.stat().st_mtime_ns for p in path.iterdir()}
     assert len(before) == SHARDS
@@ -141,7 +141,7 @@ def test_the_site_is_byte_identical_with_and_without_the_cache(tmp_path: Path, s
 @pytest.mark.slow
 @pytest.mark.parametrize("copies", [1, 18], ids=["default corpus", "1,026 papers (forked workers)"])
 def test_pages_taken_back_after_an_edit_give_the_same_site_as_a_fresh_run(tmp_path: Path, copies: int) -> None:
-    from generator.pipeline import NEIGHBOURS, PAGES, generate
+    from generator.pipeline import NEIGHBOURS, PAGES, TERM_COUNTS, generate
     from generator.read import read_sources
     from generator.settings import load_settings
     from tests.conftest import DEFAULT_CORPUS, copy_project
@@ -159,7 +159,7 @@ def test_pages_taken_back_after_an_edit_give_the_same_site_as_a_fresh_run(tmp_pa
     edited[3] = edited[3] + " We also release the code."
     incremental = copy_project(tmp_path / "incremental")
     generate([write(incremental, texts)], load_settings(incremental))
-    assert (incremental / PAGES).exists() and (incremental / NEIGHBOURS).exists()
+    assert all((incremental / memo).exists() for memo in (PAGES, NEIGHBOURS, TERM_COUNTS))
     report = generate([write(incremental, edited)], load_settings(incremental))
     fresh = copy_project(tmp_path / "fresh")
     generate([write(fresh, edited)], load_settings(fresh))
@@ -189,6 +189,12 @@ def test_pages_taken_back_after_an_edit_give_the_same_site_as_a_fresh_run(tmp_pa
     for shard in (incremental / NEIGHBOURS).iterdir():
         memo = shard.read_bytes()
         shard.write_bytes(memo[: len(memo) // 2])
+    generate([write(incremental, texts)], load_settings(incremental))
+    generate([write(incremental, edited)], load_settings(incremental))
+    assert _generated(incremental) == _generated(fresh)
+    # So are remembered word counts that are truncated.
+    counts = (incremental / TERM_COUNTS).read_bytes()
+    (incremental / TERM_COUNTS).write_bytes(counts[: len(counts) // 2])
     generate([write(incremental, texts)], load_settings(incremental))
     generate([write(incremental, edited)], load_settings(incremental))
     assert _generated(incremental) == _generated(fresh)
@@ -255,3 +261,35 @@ def test_another_library_version_makes_a_fresh_analysis(monkeypatch, tmp_path: P
     real = pipeline.version
     monkeypatch.setattr(pipeline, "version", lambda name: "0.0.1" if name == "python-slugify" else real(name))
     assert pipeline.analysis_fingerprint(settings) != before
+
+
+def test_arrays_come_back_only_from_a_file_that_checks_out(tmp_path: Path) -> None:
+    import numpy as np
+
+    from generator.cache import ArrayFile
+
+    path = tmp_path / ".paper-digest" / "counts.npz"
+    arrays = {"hashes": np.array([b"a" * 16, b"b" * 16], dtype="S16"), "data": np.arange(5, dtype=np.int32)}
+    store = ArrayFile(path, "fp-1")
+    assert store.arrays is None
+    store.put(arrays)
+    store.save()
+    again = ArrayFile(path, "fp-1")
+    assert again.reason == "" and again.arrays is not None
+    assert all(np.array_equal(again.arrays[k], arrays[k]) for k in arrays) and again.arrays.keys() == arrays.keys()
+    # Saving what the file holds writes nothing.
+    stamp = path.stat().st_mtime_ns
+    again.put({k: v.copy() for k, v in arrays.items()})
+    again.save()
+    assert path.stat().st_mtime_ns == stamp
+    assert ArrayFile(path, "fp-2").arrays is None
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 2])
+    assert ArrayFile(path, "fp-1").arrays is None and "unreadable" in ArrayFile(path, "fp-1").reason
+    # Arrays changed by hand (the header kept) fail the checksum; an object array is never unpickled.
+    path.write_bytes(whole)
+    with np.load(path, allow_pickle=False) as data:
+        header = data["_header"]
+    for changed in (np.arange(1, 6, dtype=np.int32), np.array([{}], dtype=object)):
+        np.savez(path, _header=header, hashes=arrays["hashes"], data=changed)
+        assert ArrayFile(path, "fp-1").arrays is None

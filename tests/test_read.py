@@ -123,3 +123,21 @@ def test_default_corpus_reads_57_abstracts() -> None:
     assert len(result.papers) == 57
     assert {p.collection for p in result.papers} == {"ICLR 2026"}
     assert not result.problems
+
+
+def test_an_id_kept_by_an_earlier_run_is_used_only_when_it_is_an_id() -> None:
+    from generator.cache import entry_key
+    from generator.read import known_id, paper_id
+
+    class Memo(dict):
+        def put(self, key, value) -> None:
+            self[key] = value
+
+    abstract = "We study the Ｆｕｌｌ-width transformer. It works."
+    memo = Memo()
+    assert known_id(abstract, memo) == paper_id(abstract) == known_id(abstract, None)
+    assert memo == {entry_key("paper-id", abstract): paper_id(abstract)}
+    # A value hand-edited into the cache (not twelve hex digits) is worked out again, never trusted.
+    for bogus in ("<script>", "ABCDEF123456", 12, None, "0" * 13):
+        memo[entry_key("paper-id", abstract)] = bogus
+        assert known_id(abstract, memo) == paper_id(abstract)

@@ -116,3 +116,59 @@ def test_papers_with_one_text_get_keys_of_their_own() -> None:
     memo = Memo()
     remembered, computed, memo = _step(texts, memo)
     assert remembered == computed and len(memo) == len(texts)
+
+
+class CountsMemo:
+    """An in-memory counts memo (as cache.ArrayFile keeps it between runs)."""
+
+    def __init__(self) -> None:
+        self.arrays = None
+
+    def put(self, arrays) -> None:
+        self.arrays = arrays
+
+
+def _same_vectors(a, b) -> bool:
+    return (
+        a.keys == b.keys and a.matrix.shape == b.matrix.shape
+        and all((getattr(a.matrix, n) == getattr(b.matrix, n)).all() for n in ("indptr", "indices", "data"))
+    )
+
+
+def test_counts_remembered_from_the_last_run_give_the_vectors_counting_every_text_gives() -> None:
+    base, extra = _texts(300, 5), _texts(40, 6)
+    edited = [*base]
+    edited[3] += " reinforcement coinedterm3 brandnewword"
+    runs = [
+        base,  # cold
+        base,  # nothing changed
+        edited,  # one abstract edited, with a word no other text uses
+        edited + extra,  # 40 added
+        [t for i, t in enumerate(edited + extra) if i != 3],  # the only text with a word removed
+        list(reversed(edited)),  # every text moved (and the added ones gone)
+        [*edited[:5], "the of and", edited[6], edited[6], *edited[8:]],  # only stop words; a duplicate
+        ["the of", "and a"],  # no usable word at all
+        edited,  # back from nothing
+    ]
+    memo = CountsMemo()
+    for texts in runs:
+        remembered, counted = related.vectorize(texts, memo), related.vectorize(texts)
+        assert (remembered is None) == (counted is None)
+        assert remembered is None or _same_vectors(remembered, counted)
+
+
+def test_damaged_remembered_counts_are_ignored() -> None:
+    texts = _texts(200, 7)
+    memo = CountsMemo()
+    related.vectorize(texts, memo)
+    assert memo.arrays is not None
+    good = dict(memo.arrays)
+    for name, damage in [
+        ("indices", lambda a: a + 10**6),
+        ("indptr", lambda a: a[:-1]),
+        ("vocabulary", lambda a: a[::-1]),
+        ("data", lambda a: a.astype("float64")),
+        ("hashes", None),
+    ]:
+        memo.arrays = {**good, name: damage(good[name])} if damage else {k: v for k, v in good.items() if k != name}
+        assert _same_vectors(related.vectorize(texts, memo), related.vectorize(texts))

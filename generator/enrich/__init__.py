@@ -19,7 +19,7 @@ from .areas import Area, AreaGuess, load_model, load_taxonomy
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .maps import FORK_FROM, MapLayout
 from .overrides import load_overrides
-from .related import MAP_NEIGHBOURS, NeighbourMemo, nearest_kept, related_from, vectorize
+from .related import MAP_NEIGHBOURS, CountsMemo, NeighbourMemo, nearest_kept, related_from, vectorize
 from .tags import Topic, keyword_tags, load_topics, tag_slug
 from .titles import infer_title_from, sentences, unique_titles
 from .topic_model import load_topic_model, rank_topics
@@ -224,7 +224,7 @@ def enrich(
 
 def enrich_digest(
     papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None,
-    neighbours: NeighbourMemo | None = None, draw_map: bool = False,
+    neighbours: NeighbourMemo | None = None, draw_map: bool = False, counts: CountsMemo | None = None,
 ) -> tuple[list[Paper], MapLayout]:
     """Give every paper a title, slug, summary, tags and related papers; return them in input order, and the map.
 
@@ -232,6 +232,7 @@ def enrich_digest(
     scores): those found there are not analysed again, the others are added.
     `neighbours` holds each paper's nearest papers from the last run: only the
     rows of the similarity matrix that can have changed are computed again.
+    `counts` holds the last run's word counts: only new texts are tokenised.
     The result is the same with or without them.
 
     The map's layout is drawn from the same neighbour lists. With `draw_map`,
@@ -267,7 +268,7 @@ def enrich_digest(
     )
     # One TF-IDF matrix serves both related papers and the map.
     progress("Finding related papers", 0, 1)
-    vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)])
+    vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)], counts)
     # No vectors: no paper has a usable word, so nothing is related and the map has one spot.
     count = max(settings.related_count, MAP_NEIGHBOURS)
     scored = (

@@ -77,7 +77,123 @@ class Vectors:
     keys: tuple[str, ...]
 
 
-def vectorize(texts: list[str]) -> Vectors | None:
+class CountsMemo(Protocol):
+    """The last run's word counts as arrays (cache.ArrayFile): `arrays` is None when there are none."""
+
+    arrays: dict[str, np.ndarray] | None
+
+    def put(self, arrays: dict[str, np.ndarray]) -> None: ...
+
+
+@dataclass(frozen=True)
+class TermCounts:
+    """Each text's word counts (rows; columns: `vocabulary`, sorted) and a hash of each text."""
+
+    hashes: np.ndarray  # (n,) bytes of 16
+    vocabulary: np.ndarray  # (words,) str, sorted
+    counts: sp.csr_matrix  # float64 counts, sorted indices
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The counts as a memo stores them (no object arrays: no pickle)."""
+        return {
+            # (the words are ASCII, _TOKEN_PATTERN's: one byte a letter, not numpy's four)
+            "hashes": self.hashes, "vocabulary": self.vocabulary.astype("S"), "data": self.counts.data.astype(np.int32),
+            "indices": self.counts.indices.astype(np.int32), "indptr": self.counts.indptr.astype(np.int64),
+        }
+
+    @classmethod
+    def of_arrays(cls, arrays: dict[str, np.ndarray]) -> TermCounts | None:
+        """Return the counts a memo stored, or None when they are not consistent."""
+        try:
+            hashes, vocabulary = arrays["hashes"], arrays["vocabulary"]
+            data, indices, indptr = arrays["data"], arrays["indices"], arrays["indptr"]
+        except KeyError:
+            return None
+        words = len(vocabulary)
+        if (
+            hashes.dtype != np.dtype("S16") or vocabulary.dtype.kind != "S" or data.dtype != np.int32
+            or indices.dtype != np.int32 or indptr.dtype != np.int64 or indptr.shape != (len(hashes) + 1,)
+            or len(data) != len(indices) or not len(indptr) or indptr[0] != 0 or indptr[-1] != len(data)
+            or np.any(np.diff(indptr) < 0) or (len(indices) and (indices.min() < 0 or indices.max() >= words))
+            or np.any(data <= 0) or (words > 1 and np.any(vocabulary[1:] <= vocabulary[:-1]))
+        ):
+            return None
+        counts = sp.csr_matrix((data.astype(np.float64), indices, indptr), shape=(len(hashes), words))
+        if not counts.has_sorted_indices:
+            return None
+        return cls(hashes, vocabulary.astype(str), counts)
+
+
+def text_hashes(texts: list[str]) -> np.ndarray:
+    """Return a 16-byte hash of each text."""
+    return np.array(
+        [hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest() for text in texts],
+        dtype="S16",
+    )
+
+
+#: Past this share of texts not in the last run's counts, all are counted again (it is then about as fast).
+RECOUNT_SHARE = 0.3
+
+
+def count_terms(texts: list[str], last: TermCounts | None = None) -> TermCounts | None:
+    """Return the texts' word counts (CountVectorizer's), or None when no text has a usable word.
+
+    Texts counted in the `last` run are not tokenised again: their rows are
+    taken from it, the new texts are counted, and the columns are merged into
+    the sorted vocabulary of the words the texts use. The result is exactly
+    what counting every text gives.
+    """
+    hashes = text_hashes(texts)
+    rows = None
+    if last is not None:
+        where = {h: i for i, h in enumerate(last.hashes.tolist())}
+        rows = np.array([where.get(h, -1) for h in hashes.tolist()], dtype=np.int64)
+        fresh = np.flatnonzero(rows < 0)
+        if len(fresh) > RECOUNT_SHARE * len(texts):
+            rows = None
+    if rows is None or last is None:
+        counter = _counter()
+        try:
+            counts = counter.fit_transform(texts).tocsr()
+        except ValueError:  # no usable word in any text
+            return None
+        counts.sort_indices()
+        return TermCounts(hashes, np.array(counter.get_feature_names_out().tolist(), dtype=str), counts)
+    parts, vocabularies = [last.counts[rows[rows >= 0]]], [last.vocabulary]
+    if len(fresh):
+        counter = _counter()
+        try:
+            parts.append(counter.fit_transform([texts[i] for i in fresh.tolist()]).tocsr())
+            vocabularies.append(np.array(counter.get_feature_names_out().tolist(), dtype=str))
+        except ValueError:  # the new texts have no usable word: empty rows
+            parts.append(sp.csr_matrix((len(fresh), 0)))
+            vocabularies.append(np.array([], dtype=str))
+    union = np.unique(np.concatenate(vocabularies))
+    moved = []
+    for part, vocabulary in zip(parts, vocabularies, strict=True):
+        columns = np.searchsorted(union, vocabulary)[part.indices] if len(vocabulary) else part.indices
+        moved.append(sp.csr_matrix((part.data, columns, part.indptr), shape=(part.shape[0], len(union))))
+    # Old rows first, then the new ones: put each back at its text's place.
+    order = np.empty(len(texts), dtype=np.int64)
+    kept = rows >= 0
+    order[kept] = np.arange(int(kept.sum()))
+    order[~kept] = int(kept.sum()) + np.arange(len(fresh))
+    stacked = sp.vstack(moved, format="csr")[order]
+    # Words only gone texts used leave the vocabulary (CountVectorizer has only the texts' words).
+    used = np.bincount(stacked.indices, minlength=len(union)) > 0
+    if not used.any():
+        return None
+    remap = np.cumsum(used) - 1
+    counts = sp.csr_matrix(
+        (stacked.data.astype(np.float64), remap[stacked.indices].astype(np.int32), stacked.indptr),
+        shape=(len(texts), int(used.sum())),
+    )
+    counts.sort_indices()
+    return TermCounts(hashes, union[used], counts)
+
+
+def vectorize(texts: list[str], memo: CountsMemo | None = None) -> Vectors | None:
     """Return the texts' TF-IDF rows and their keys, or None when no text has a usable word.
 
     Weights are (1 + log tf) x idf, idf = log((n + 1) / (df + 1)) + 1 with n
@@ -85,15 +201,19 @@ def vectorize(texts: list[str]) -> Vectors | None:
     digest's for a word the corpus does not know. float64, and math.log rather
     than numpy's SIMD log: the same bits on every machine up to the norms,
     whose last bits the 6-decimal rounding of similarities absorbs.
+
+    `memo` holds the last run's word counts (count_terms): texts found there
+    are not tokenised again, and it receives this run's.
     """
-    counter = _counter()
-    try:
-        counts = counter.fit_transform(texts).tocsr()
-    except ValueError:  # no usable word in any text
+    last = TermCounts.of_arrays(memo.arrays) if memo is not None and memo.arrays is not None else None
+    terms = count_terms(texts, last)
+    if terms is None:
         return None
-    counts.sort_indices()
+    if memo is not None:
+        memo.put(terms.arrays())
+    counts = terms.counts
+    vocabulary = terms.vocabulary.tolist()
     weights = load_term_weights()
-    vocabulary = counter.get_feature_names_out().tolist()
     in_digest = np.bincount(counts.indices, minlength=len(vocabulary))
     known = [weights.frequencies.get(word, -1) for word in vocabulary]
     base = weights.documents + 1
