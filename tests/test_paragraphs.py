@@ -389,3 +389,20 @@ def test_a_kept_decision_that_does_not_decode_is_worked_out_again() -> None:
     for key in memo:
         memo[key] = ["yes", 3]  # hand-edited: wrong types
     assert group(paragraphs, memo=memo) == group(paragraphs)
+
+
+def test_decisions_worked_out_on_forked_workers_give_the_same_groups(monkeypatch) -> None:
+    from generator.read import paragraphs as module
+
+    # Chunks of three: joins fall inside chunks and across their edges, and runs of three joined.
+    monkeypatch.setattr(module, "_CHUNK", 3)
+    paragraphs = [*OBJECTS, *SHORT[:3], *JVI, ENDED, "(1) Retrieval helps on rare facts.",
+                  "(2) It hurts on common ones.", PYXAI, EQGEN] * 2
+    alone = group(paragraphs)
+    assert any(len(g) > 2 for g in alone[0]) and len(alone[0]) < len(paragraphs)
+    assert group(paragraphs, workers=2) == alone
+    memo = _Memo()
+    assert group(paragraphs, memo=memo, workers=2) == alone
+    # A warm memo is used as it is: nothing is forked, the groups are the same.
+    monkeypatch.setattr(module, "_decided_forked", None)
+    assert group(paragraphs, memo=_Memo(memo), workers=2) == alone

@@ -199,7 +199,8 @@ def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | N
         collection = settings.default_collection or path.stem
         if not fmt.structured:
             collection, paragraphs = parse_digest(decode(path.read_bytes(), name), collection)
-            _add_text(result, seen, paragraphs, name, collection, settings.join_paragraphs, memo)
+            _add_text(result, seen, paragraphs, name, collection, settings.join_paragraphs, memo,
+                      settings.forked_workers(len(paragraphs)))
         elif fmt.streamed:
             # Large exports are read line by line: the file is never held whole in memory.
             with path.open("rb") as handle:
@@ -216,9 +217,12 @@ def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | N
 
 def _add_text(
     result: ReadResult, seen: dict[str, int], paragraphs: list[Paragraph], name: str, collection: str, join: bool,
-    memo: Memo | None = None,
+    memo: Memo | None = None, workers: int = 0,
 ) -> None:
-    """Add a text digest's abstracts: its paragraphs, each joined to the one before when it goes on from it."""
+    """Add a text digest's abstracts: its paragraphs, each joined to the one before when it goes on from it.
+
+    `workers`: forked processes for the paragraphs' profiles (paragraphs.group).
+    """
     kept = []
     for paragraph in paragraphs:
         if has_words(paragraph.text):
@@ -226,7 +230,7 @@ def _add_text(
         else:
             result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
     texts = [paragraph.text for paragraph in kept]
-    groups, joins = group(texts, memo=memo) if join else ([[i] for i in range(len(kept))], [])
+    groups, joins = group(texts, memo=memo, workers=workers) if join else ([[i] for i in range(len(kept))], [])
     for joined in joins:
         this, onto = kept[joined.index], kept[joined.onto]
         result.problems.append(Problem(

@@ -405,18 +405,27 @@ class Memo(Protocol):
 
 
 def group(
-    paragraphs: Sequence[str], model: Model | None = None, memo: Memo | None = None
+    paragraphs: Sequence[str], model: Model | None = None, memo: Memo | None = None, workers: int = 0
 ) -> tuple[list[list[int]], list[Join]]:
     """Group a digest's paragraphs into abstracts; return the groups (indexes, in order) and the joins.
 
     With `memo`, each decision is looked up by the texts it depends on (the abstract so far and the
     paragraph) and stored when new: after one edit, only the decisions around it are worked out again.
     The groups are the same with and without it.
+
+    With `workers` (forked processes), a digest whose memo lacks even the first decision has each
+    paragraph's decision worked out up front on them as if the one before it stood alone (as it
+    does unless it was joined): the loop here takes those it can use, and works out the others.
     """
     model = model or load_model()
     groups: list[list[int]] = []
     joins: list[Join] = []
     profiles: dict[int, Profile] = {}
+    ready: list[Decision | None] = []
+    if workers and len(paragraphs) > 1 and (
+        memo is None or memo.get(entry_key("paragraph", [paragraphs[0]], paragraphs[1])) is None
+    ):
+        ready = _decided_forked(paragraphs, model, workers)
 
     def profile_of(index: int) -> Profile:
         if index not in profiles:
@@ -424,7 +433,8 @@ def group(
         return profiles[index]
 
     for index in range(len(paragraphs)):
-        decision = _decision(groups[-1], index, paragraphs, profile_of, model, memo) if groups else None
+        alone = ready[index] if ready and groups and groups[-1] == [index - 1] else None
+        decision = _decision(groups[-1], index, paragraphs, profile_of, model, memo, alone) if groups else None
         if decision is not None and decision.joins:
             joins.append(Join(index, groups[-1][-1], decision.reason))
             groups[-1].append(index)
@@ -433,16 +443,51 @@ def group(
     return groups, joins
 
 
+#: What forked workers profile: set before the fork (inherited, not pickled per chunk).
+_FORKED: tuple[Sequence[str], Model] | None = None
+#: Paragraphs per chunk of forked profiling.
+_CHUNK = 500
+
+
+def _chunk_decided(start: int) -> list[Decision | None]:
+    """Return each paragraph's decision of one chunk, after the one before alone (None: the first)."""
+    assert _FORKED is not None
+    paragraphs, model = _FORKED
+    before = profile(paragraphs[start - 1], model) if start else None
+    decisions = []
+    for index in range(start, min(start + _CHUNK, len(paragraphs))):
+        this = profile(paragraphs[index], model)
+        decisions.append(decide([before], this, model) if before is not None else None)
+        before = this
+    return decisions
+
+
+def _decided_forked(paragraphs: Sequence[str], model: Model, workers: int) -> list[Decision | None]:
+    """Return each paragraph's decision after the one before alone, worked out on `workers` forked
+    processes, in order. (Only decisions come back: the profiles would cost more to send than to make.)"""
+    import multiprocessing
+
+    global _FORKED  # noqa: PLW0603
+    _FORKED = (paragraphs, model)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            chunks = pool.map(_chunk_decided, range(0, len(paragraphs), _CHUNK))
+    finally:
+        _FORKED = None
+    return [decision for chunk in chunks for decision in chunk]
+
+
 def _decision(before: list[int], index: int, paragraphs: Sequence[str], profile_of: Callable[[int], Profile],
-              model: Model, memo: Memo | None) -> Decision:
+              model: Model, memo: Memo | None, ready: Decision | None = None) -> Decision:
+    """Return whether paragraph `index` goes on from the paragraphs `before` (`ready`: already worked out)."""
     if memo is None:
-        return decide([profile_of(i) for i in before], profile_of(index), model)
+        return ready if ready is not None else decide([profile_of(i) for i in before], profile_of(index), model)
     key = entry_key("paragraph", [paragraphs[i] for i in before], paragraphs[index])
     kept = memo.get(key)
     # What does not decode is worked out again, never trusted.
     if isinstance(kept, list) and len(kept) == 2 and isinstance(kept[0], bool) and isinstance(kept[1], str):
         return Decision(kept[0], 0.0, kept[1])
-    decision = decide([profile_of(i) for i in before], profile_of(index), model)
+    decision = ready if ready is not None else decide([profile_of(i) for i in before], profile_of(index), model)
     memo.put(key, [decision.joins, decision.reason])
     return decision
 
