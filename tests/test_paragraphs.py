@@ -406,3 +406,18 @@ def test_decisions_worked_out_on_forked_workers_give_the_same_groups(monkeypatch
     # A warm memo is used as it is: nothing is forked, the groups are the same.
     monkeypatch.setattr(module, "_decided_forked", None)
     assert group(paragraphs, memo=_Memo(memo), workers=2) == alone
+
+
+def test_a_memo_that_knows_the_digest_is_used_even_when_the_first_paragraph_was_edited(monkeypatch) -> None:
+    from generator.read import paragraphs as module
+
+    paragraphs = [*OBJECTS, *SHORT[:3], *JVI, ENDED, PYXAI, EQGEN] * 3
+    memo = _Memo()
+    alone = group(paragraphs, memo=memo)
+    # Nothing is forked for an edit of the first or second paragraph: the memo knows the rest.
+    monkeypatch.setattr(module, "_decided_forked", None)
+    for edited in (0, 1):
+        changed = [*paragraphs]
+        changed[edited] += " It is open source."
+        assert group(changed, memo=_Memo(memo), workers=2) == group(changed)
+    assert group(paragraphs, memo=_Memo(memo), workers=2) == alone

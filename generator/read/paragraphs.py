@@ -413,7 +413,7 @@ def group(
     paragraph) and stored when new: after one edit, only the decisions around it are worked out again.
     The groups are the same with and without it.
 
-    With `workers` (forked processes), a digest whose memo lacks even the first decision has each
+    With `workers` (forked processes), a digest whose memo lacks most decisions has each
     paragraph's decision worked out up front on them as if the one before it stood alone (as it
     does unless it was joined): the loop here takes those it can use, and works out the others.
     """
@@ -422,9 +422,7 @@ def group(
     joins: list[Join] = []
     profiles: dict[int, Profile] = {}
     ready: list[Decision | None] = []
-    if workers and len(paragraphs) > 1 and (
-        memo is None or memo.get(entry_key("paragraph", [paragraphs[0]], paragraphs[1])) is None
-    ):
+    if workers and len(paragraphs) > 1 and (memo is None or _mostly_new(paragraphs, memo)):
         ready = _decided_forked(paragraphs, model, workers)
 
     def profile_of(index: int) -> Profile:
@@ -441,6 +439,22 @@ def group(
             continue
         groups.append([index])
     return groups, joins
+
+
+#: Decisions looked up to tell a memo that knows the digest from one that does not.
+_PROBES = 32
+
+
+def _mostly_new(paragraphs: Sequence[str], memo: Memo) -> bool:
+    """Return True when `memo` lacks most of the decisions after a paragraph alone (a first read).
+
+    Probed at paragraphs spread over the digest: an edit anywhere (the first abstract included)
+    leaves most of them known, and the decisions are then looked up one by one, not forked.
+    """
+    step = max(1, (len(paragraphs) - 1) // _PROBES)
+    probes = range(1, len(paragraphs), step)
+    known = sum(memo.get(entry_key("paragraph", [paragraphs[i - 1]], paragraphs[i])) is not None for i in probes)
+    return known * 2 < len(probes)
 
 
 #: What forked workers profile: set before the fork (inherited, not pickled per chunk).
