@@ -172,3 +172,22 @@ def test_damaged_remembered_counts_are_ignored() -> None:
     ]:
         memo.arrays = {**good, name: damage(good[name])} if damage else {k: v for k, v in good.items() if k != name}
         assert _same_vectors(related.vectorize(texts, memo), related.vectorize(texts))
+
+
+def test_only_new_or_edited_texts_are_tokenised_again(monkeypatch) -> None:
+    texts = _texts(200, 8)
+    memo = CountsMemo()
+    related.vectorize(texts, memo)
+    counted: list[int] = []
+    make = related._counter
+
+    def counter():
+        vectorizer = make()
+        fit = vectorizer.fit_transform
+        vectorizer.fit_transform = lambda batch: counted.append(len(batch)) or fit(batch)  # type: ignore[method-assign]
+        return vectorizer
+
+    monkeypatch.setattr(related, "_counter", counter)
+    edited = [*texts[:5], texts[5] + " coinedterm7", *texts[6:], "one added text about policy"]
+    assert _same_vectors(related.vectorize(edited, memo), related.vectorize(edited))
+    assert counted == [2, len(edited)]  # the remembered run counts the two new texts; the plain one all

@@ -177,8 +177,9 @@ def count_terms(texts: list[str], last: TermCounts | None = None) -> TermCounts 
     # Old rows first, then the new ones: put each back at its text's place.
     order = np.empty(len(texts), dtype=np.int64)
     kept = rows >= 0
-    order[kept] = np.arange(int(kept.sum()))
-    order[~kept] = int(kept.sum()) + np.arange(len(fresh))
+    old = len(texts) - len(fresh)
+    order[kept] = np.arange(old)
+    order[~kept] = old + np.arange(len(fresh))
     stacked = sp.vstack(moved, format="csr")[order]
     # Words only gone texts used leave the vocabulary (CountVectorizer has only the texts' words).
     used = np.bincount(stacked.indices, minlength=len(union)) > 0

@@ -221,7 +221,7 @@ def _add_text(
 ) -> None:
     """Add a text digest's abstracts: its paragraphs, each joined to the one before when it goes on from it.
 
-    `workers`: forked processes for the paragraphs' profiles (paragraphs.group).
+    `workers`: forked processes for the paragraph-joining decisions (paragraphs.group).
     """
     kept = []
     for paragraph in paragraphs:

@@ -453,13 +453,13 @@ def _mostly_new(paragraphs: Sequence[str], memo: Memo) -> bool:
     """
     step = max(1, (len(paragraphs) - 1) // _PROBES)
     probes = range(1, len(paragraphs), step)
-    known = sum(memo.get(entry_key("paragraph", [paragraphs[i - 1]], paragraphs[i])) is not None for i in probes)
+    known = sum(memo.get(_decision_key([paragraphs[i - 1]], paragraphs[i])) is not None for i in probes)
     return known * 2 < len(probes)
 
 
-#: What forked workers profile: set before the fork (inherited, not pickled per chunk).
+#: What forked workers decide on: set before the fork (inherited, not pickled per chunk).
 _FORKED: tuple[Sequence[str], Model] | None = None
-#: Paragraphs per chunk of forked profiling.
+#: Paragraphs per chunk of forked decisions.
 _CHUNK = 500
 
 
@@ -494,16 +494,21 @@ def _decided_forked(paragraphs: Sequence[str], model: Model, workers: int) -> li
 def _decision(before: list[int], index: int, paragraphs: Sequence[str], profile_of: Callable[[int], Profile],
               model: Model, memo: Memo | None, ready: Decision | None = None) -> Decision:
     """Return whether paragraph `index` goes on from the paragraphs `before` (`ready`: already worked out)."""
-    if memo is None:
-        return ready if ready is not None else decide([profile_of(i) for i in before], profile_of(index), model)
-    key = entry_key("paragraph", [paragraphs[i] for i in before], paragraphs[index])
-    kept = memo.get(key)
-    # What does not decode is worked out again, never trusted.
-    if isinstance(kept, list) and len(kept) == 2 and isinstance(kept[0], bool) and isinstance(kept[1], str):
-        return Decision(kept[0], 0.0, kept[1])
+    key = _decision_key([paragraphs[i] for i in before], paragraphs[index]) if memo is not None else ""
+    if memo is not None:
+        kept = memo.get(key)
+        # What does not decode is worked out again, never trusted.
+        if isinstance(kept, list) and len(kept) == 2 and isinstance(kept[0], bool) and isinstance(kept[1], str):
+            return Decision(kept[0], 0.0, kept[1])
     decision = ready if ready is not None else decide([profile_of(i) for i in before], profile_of(index), model)
-    memo.put(key, [decision.joins, decision.reason])
+    if memo is not None:
+        memo.put(key, [decision.joins, decision.reason])
     return decision
+
+
+def _decision_key(before: list[str], paragraph: str) -> str:
+    """Return the memo key of the decision whether `paragraph` goes on from the paragraphs `before`."""
+    return entry_key("paragraph", before, paragraph)
 
 
 @lru_cache(maxsize=1)
