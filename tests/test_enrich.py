@@ -94,7 +94,10 @@ def test_the_named_methods_of_the_seeds_are_found(default_papers) -> None:
 
 def test_unique_titles_disambiguate_collisions() -> None:
     assert unique_titles(["A", "A", "B"], ["x", "y", "z"]) == ["A (x)", "A (y)", "B"]
-    assert len(set(unique_titles(["A", "A", "A"], ["x", "x", "x"]))) == 3
+    # Within one collection its name tells no copy from another: numbers do.
+    assert unique_titles(["A", "A", "A"], ["x", "x", "x"]) == ["A (1)", "A (2)", "A (3)"]
+    # Collections where they differ, numbers for the copies they leave alike.
+    assert unique_titles(["A", "A", "A"], ["x", "x", "y"]) == ["A (x) (1)", "A (x) (2)", "A (y)"]
 
 
 def test_every_default_paper_has_an_area_and_tags_carry_evidence(default_papers) -> None:
