@@ -97,3 +97,32 @@ def test_a_map_drawn_in_a_forked_process_is_the_map_drawn_here(monkeypatch) -> N
 
     monkeypatch.setattr(maps, "_draw", dies)
     assert maps.MapLayout(neighbours, fork=True).positions() == here
+
+
+def test_a_few_outliers_do_not_squeeze_the_map_into_a_corner() -> None:
+    import numpy as np
+
+    from generator.enrich.maps import _robust_scale
+
+    rng = np.random.Generator(np.random.PCG64(3))
+    points = rng.random((1000, 2))
+    points[0] = (-400.0, -400.0)  # one paper far away, linked to paper 1
+    points[999] = (900.0, 5.0)  # another, linked to no paper
+    heads, tails = np.array([0, 2]), np.array([1, 3])
+    scaled = _robust_scale(points, heads, tails)
+    middle = scaled[1:999]
+    # The bulk fills the square (less its margin), not a corner of it.
+    assert middle.min() < 0.05 and middle.max() > 0.95
+    assert np.all((scaled >= 0) & (scaled <= 1))
+    # The linked outlier sits on its neighbour; the lone one at the edge it strays to.
+    assert tuple(scaled[0]) == tuple(scaled[1])
+    assert scaled[999][0] == 1.0
+
+
+def test_the_map_of_a_scattered_digest_fills_the_square() -> None:
+    texts, _ = corpus(60)
+    points = layout([*texts, "zyxwv qwerty uiop"])
+    xs, ys = sorted(x for x, _ in points), sorted(y for _, y in points)
+    # The central 98% of papers span most of each axis.
+    cut = len(points) // 100
+    assert (xs[-1 - cut] - xs[cut]) * (ys[-1 - cut] - ys[cut]) >= 0.5

@@ -23,7 +23,8 @@ from .listing_pages import ListingGroup, ListingPages
 from .listings import paginate
 from .markdown import front_matter_string, make_environment
 from .paper_pages import PageMemo, PaperPages, left_as_is, paper_pages_started
-from .payloads import PAPERS_JSON, filter_json, map_json, papers_json_row
+from .map_data import map_json
+from .payloads import PAPERS_JSON, filter_json, papers_json_row
 from .sync import MANIFEST, PageStore, RenderResult, generated_fingerprint, write_files
 from .trends import changes, collection_order, given_areas, shares
 
@@ -143,7 +144,7 @@ def render_pages(
                     memo.record(path, key, reused)
             done += len(batch)
             progress("Rendering pages", done, len(papers))
-    files[PATHS.map_json] = _utf8(map_json(papers, areas, layout.positions()))
+    files[PATHS.map_json] = _utf8(map_json(papers, areas, topics, layout.positions()))
     # Read by the build stage: what Pagefind indexes.
     if engine == "pagefind":
         records = render_rows(RECORDS_FILE, papers, search_record, keys, memo)

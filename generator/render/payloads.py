@@ -1,4 +1,4 @@
-"""The JSON files the site publishes: papers.json, and the filter's and map's data, all with named fields.
+"""The JSON files the site publishes: papers.json and the filter's data, with named fields (the map's: map_data).
 
 Their shapes are documented as JSON Schemas in docs/schemas/ (tests/test_schemas.py).
 """
@@ -6,8 +6,6 @@ Their shapes are documented as JSON Schemas in docs/schemas/ (tests/test_schemas
 from __future__ import annotations
 
 import json
-from collections import Counter
-from collections.abc import Sequence
 
 from ..model import Collection, Paper, Source
 from ..rows import RowLayout
@@ -25,33 +23,6 @@ def filter_json(papers: list[Paper], groups: list[TagGroup]) -> str:
         for p in papers
     ]
     return json.dumps({"tags": tags, "papers": rows}, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-#: Colours of the map's areas, distinguishable on light and dark backgrounds.
-MAP_COLOURS = (
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
-    "#bab0ac", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
-    "#7f7f7f", "#aec7e8", "#ffbb78",
-)
-
-
-def map_json(papers: list[Paper], areas: list[TagGroup], positions: Sequence[tuple[float, float]]) -> str:
-    """Return the topic map's data: areas with colours, and per paper its place, area, title and url.
-
-    `positions` are the papers' places on the map, in the same order (enrich.maps.MapLayout).
-    """
-    index = {g.tag.slug: i for i, g in enumerate(areas)}
-    points = []
-    for paper, (x, y) in zip(papers, positions, strict=True):
-        # A point takes the colour of the paper's first (most likely) area.
-        area = next((index[t.slug] for t in paper.tags if t.kind == "area" and t.slug in index), -1)
-        points.append({"x": x, "y": y, "area": area, "title": paper.title, "url": paper.url})
-    counts = Counter(point["area"] for point in points)
-    legend = [
-        {"name": g.tag.name, "slug": g.tag.slug, "count": counts[i], "color": MAP_COLOURS[i % len(MAP_COLOURS)]}
-        for i, g in enumerate(areas)
-    ]
-    return json.dumps({"areas": legend, "points": points}, ensure_ascii=False, separators=(",", ":")) + "\n"
-
 
 #: papers.json: a JSON array, one paper per line.
 PAPERS_JSON = RowLayout("[\n", ",\n", "\n]\n")
