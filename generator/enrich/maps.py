@@ -88,7 +88,7 @@ def _local(heads: np.ndarray, tails: np.ndarray, strength: np.ndarray, size: int
 
 
 def _robust_scale(points: np.ndarray, heads: np.ndarray, tails: np.ndarray) -> np.ndarray:
-    """Scale the places so that all but `_TAIL` of each axis's ends fill the square; move the rest beside their neighbours.
+    """Scale the places so that all but `_TAIL` at each end of an axis fill the square; move the rest beside them.
 
     The bounds are order statistics (a sort: exact); a paper outside them goes
     to the mean place of its neighbours inside them (in-order sums), or to the

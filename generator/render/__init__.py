@@ -21,9 +21,9 @@ from .feeds import atom_feed, newest, paper_date
 from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
 from .listing_pages import ListingGroup, ListingPages
 from .listings import paginate
+from .map_data import map_json
 from .markdown import front_matter_string, make_environment
 from .paper_pages import PageMemo, PaperPages, left_as_is, paper_pages_started
-from .map_data import map_json
 from .payloads import PAPERS_JSON, filter_json, papers_json_row
 from .sync import MANIFEST, PageStore, RenderResult, generated_fingerprint, write_files
 from .trends import changes, collection_order, given_areas, shares
