@@ -15,7 +15,9 @@ def no_progress(_what: str, _done: int, _total: int) -> None:
 
 #: The docs-dir folders whose pages the generator writes, one page per paper, tag and collection.
 PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER = "papers", "tags", "collections"
-GENERATED_FOLDERS = (PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER)
+#: The All papers listing's other orders and pages (its first page is all.md, beside the folder).
+ALL_FOLDER = "all"
+GENERATED_FOLDERS = (PAPERS_FOLDER, TAGS_FOLDER, COLLECTIONS_FOLDER, ALL_FOLDER)
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,10 @@ class SitePaths:
     stats: str = "stats.md"
     filter: str = "filter.md"
     starred: str = "starred.md"
+    #: The first page of the All papers listing (newest first; other orders and pages under all/).
+    all_papers: str = f"{ALL_FOLDER}.md"
+    #: "Papers like this abstract": a reader's text against the digest, in the browser.
+    similar: str = "similar.md"
     map: str = "map.md"
     papers_json: str = "papers.json"
     papers_csv: str = "papers.csv"

@@ -151,7 +151,8 @@ def remove_stale_pages(site: Path, docs: Path) -> list[str]:
     removed: list[str] = []
     for folder in GENERATED_FOLDERS:
         if (site / folder).is_dir():
-            _sweep(site / folder, docs / folder, folder, removed)
+            # (all/index.html comes from all.md, beside the folder)
+            _sweep(site / folder, docs / folder, folder, removed, own_page=(docs / f"{folder}.md").is_file())
     return sorted(removed)
 
 

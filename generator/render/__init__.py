@@ -17,7 +17,8 @@ from ..rows import join_rows, paper_keys, render_rows
 from ..settings import Settings
 from .charts import bar_chart, change_chart, share_chart
 from .exports import PAPERS_BIB, PAPERS_CSV, bibtex_entry, bibtex_file, csv_row
-from .feeds import atom_feed, newest, paper_date
+from .feeds import atom_feed, newest, newest_first, paper_date
+from .all_papers import all_orders
 from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
 from .listing_pages import ListingGroup, ListingPages
 from .listings import paginate
@@ -70,6 +71,7 @@ def render_pages(
         by_collection[paper.collection].append(paper)
     title = " + ".join(sorted(collections)) if collections else "Paper digest"
     engine = settings.search_engine(len(papers))
+    by_date = newest_first(papers, settings.source_date_epoch)
     common = {
         "digest_title": title, "paths": PATHS, "collections": collections, "paper_count": len(papers),
         "search_engine": engine,
@@ -124,6 +126,11 @@ def render_pages(
         for name, collection in collections.items():
             for listing in paginate(by_collection[name], collection.path, settings.listing_size):
                 _put(files, listing.path, listings.collection_page(collection_template, listing, collection))
+        all_template = env.get_template("all.md.j2")
+        for ordered in all_orders(papers, by_date, areas):
+            for listing in paginate(ordered.papers, ordered.order.path, settings.listing_size):
+                headings = ordered.headings(listing.first - 1, len(listing.papers))
+                _put(files, listing.path, listings.all_page(all_template, listing, ordered.order, headings))
         json_rows = render_rows(PATHS.papers_json, papers, lambda p: papers_json_row(p, collections), keys, memo)
         files[PATHS.papers_json] = join_rows(PATHS.papers_json, PAPERS_JSON, json_rows, keys, memo)
         csv_rows = render_rows(PATHS.papers_csv, papers, csv_row, keys, memo)
@@ -131,8 +138,9 @@ def render_pages(
         files[PATHS.filter] = _utf8(env.get_template("filter.md.j2").render(**common))
         files[PATHS.starred] = _utf8(env.get_template("starred.md.j2").render(**common))
         files[PATHS.map] = _utf8(env.get_template("map.md.j2").render(**common))
+        files[PATHS.similar] = _utf8(env.get_template("similar.md.j2").render(**common))
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
-        files.update(_feeds(papers, groups, title, settings, memo))
+        files.update(_feeds(papers, by_date, groups, title, settings, memo))
         files[PATHS.papers_bib] = join_rows(PATHS.papers_bib, PAPERS_BIB, bib_rows, keys, memo)
         for group in groups:
             _put(files, group.tag.bib_path, _tag_bib(group, entries, record_keys, memo))
@@ -196,19 +204,20 @@ def _trends(papers: list[Paper], groups: list[TagGroup], sizes: dict[str, int], 
 
 
 def _feeds(
-    papers: list[Paper], groups: list[TagGroup], title: str, settings: Settings, memo: PageMemo | None = None
+    papers: list[Paper], by_date: list[Paper], groups: list[TagGroup], title: str, settings: Settings,
+    memo: PageMemo | None = None,
 ) -> dict[str, bytes]:
-    """Return the digest's Atom feed and one per tag, keyed by docs-dir path.
+    """Return the digest's Atom feed and one per tag, keyed by docs-dir path; `by_date` is `newest_first(papers)`.
 
     With `memo`, a feed whose entries and heading are those of the last run is
     left as it is (recorded in the memo, not returned): an edit changes the few feeds that list the paper.
     """
     dates = {paper.id: paper_date(paper, settings.source_date_epoch) for paper in papers}
-    order = {paper.id: index for index, paper in enumerate(papers)}
-    wanted = [("urn:paper-digest:digest", title, PATHS.feed, "", newest(papers, dates, order))]
+    rank = {paper.id: index for index, paper in enumerate(by_date)}
+    wanted = [("urn:paper-digest:digest", title, PATHS.feed, "", newest(papers, rank))]
     wanted += [
         (f"urn:paper-digest:tag:{g.tag.slug}", f"{title}: {g.tag.name}", g.tag.feed_path, g.tag.url,
-         newest(g.papers, dates, order))
+         newest(g.papers, rank))
         for g in groups
     ]
     feeds = {}

@@ -58,15 +58,19 @@ def _add(parent: ET.Element, tag: str, text: str = "", **attributes: str) -> ET.
     return element
 
 
-def newest(
-    papers: Sequence[Paper], dates: dict[str, str], order: dict[str, int], count: int = FEED_ENTRIES
-) -> list[Paper]:
-    """Return the `count` newest papers, newest first; among papers of one date, the later in the digest first.
+def newest_first(papers: Sequence[Paper], source_date_epoch: str = "") -> list[Paper]:
+    """Return the papers newest first: the later date first (`paper_date`), and of one date the later in the digest.
 
-    `order` is each paper's place in the digest, so that a tag's feed agrees with the digest's.
+    The one definition of "newest" on the site: the feeds and the All papers
+    page both take their order from it.
     """
-    ranked = sorted(papers, key=lambda p: (dates[p.id], order[p.id]), reverse=True)
-    return ranked[:count]
+    dates = [paper_date(paper, source_date_epoch) for paper in papers]
+    return [papers[i] for i in sorted(range(len(papers)), key=lambda i: (dates[i], i), reverse=True)]
+
+
+def newest(papers: Sequence[Paper], rank: dict[str, int], count: int = FEED_ENTRIES) -> list[Paper]:
+    """Return the `count` newest of `papers`, newest first; `rank` is each paper's place in `newest_first`."""
+    return sorted(papers, key=lambda p: rank[p.id])[:count]
 
 
 def atom_feed(

@@ -19,6 +19,7 @@ from jinja2 import Environment, Template, UndefinedError
 
 from ..errors import DigestError
 from ..model import Collection, Paper, Tag
+from .all_papers import ORDERS, Order
 from .listings import ListingPage
 from .paper_pages import PageMemo, left_as_is
 
@@ -95,6 +96,15 @@ class ListingPages:
     def tag_page(self, template: Template, listing: ListingPage, group: ListingGroup, trend: str) -> bytes | None:
         """Return one page of a tag's listing (None: the one in the docs dir is still right)."""
         return self._page(template, listing, (group, trend), group=group, trend=trend)
+
+    def all_page(
+        self, template: Template, listing: ListingPage, order: Order, headings: tuple[str, ...]
+    ) -> bytes | None:
+        """Return one page of the All papers listing in `order` (None: the one in the docs dir is still right).
+
+        `headings` holds the group heading shown before each paper of the page ('' for none).
+        """
+        return self._page(template, listing, (order, ORDERS, headings), order=order, orders=ORDERS, headings=headings)
 
     def collection_page(self, template: Template, listing: ListingPage, collection: Collection) -> bytes | None:
         """Return one page of a collection's listing (None: the one in the docs dir is still right)."""
