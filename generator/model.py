@@ -145,6 +145,10 @@ class Paper(_Page):
     source_id: str = ""
     #: Ids of the most similar papers of the digest, best first.
     related: tuple[str, ...] = ()
+    #: How many of the last `related` are weak matches (below the similarity floor, shown only to fill the list).
+    related_weak: int = 0
+    #: The paper's strongest words as (word, TF-IDF weight, idf), for "papers like this abstract".
+    terms: tuple[tuple[str, float, float], ...] = ()
 
     @property
     def title_inferred(self) -> bool:

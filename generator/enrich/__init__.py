@@ -19,7 +19,7 @@ from .areas import Area, AreaGuess, load_model, load_taxonomy
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .maps import FORK_FROM, MapLayout
 from .overrides import load_overrides
-from .related import MAP_NEIGHBOURS, CountsMemo, NeighbourMemo, nearest_kept, related_from, vectorize
+from .related import MAP_NEIGHBOURS, CountsMemo, NeighbourMemo, closest_from, nearest_kept, strongest_terms, vectorize
 from .tags import Topic, keyword_tags, load_topics, tag_slug
 from .titles import infer_title_from, sentences, unique_titles
 from .topic_model import load_topic_model, rank_topics
@@ -275,7 +275,8 @@ def enrich_digest(
         nearest_kept(vectors, count, workers=settings.cores(), memo=neighbours)
         if vectors is not None else [[] for _ in papers]
     )
-    related = related_from(scored, settings.related_count)
+    related = closest_from(scored, settings.related_count)
+    terms = strongest_terms(vectors) if vectors is not None else [() for _ in papers]
     progress("Finding related papers", 1, 1)
 
     enriched = []
@@ -290,7 +291,9 @@ def enrich_digest(
                 plain=plains[i],
                 summary=summarize(analyses[i].lead, settings.max_summary_chars),
                 tags=tuple(tags),
-                related=tuple(papers[j].id for j in related[i]),
+                related=tuple(papers[j].id for j in related[i][0]),
+                related_weak=related[i][1],
+                terms=terms[i],
             )
         )
     log.info("enriched %d papers", len(enriched))

@@ -75,6 +75,9 @@ class Vectors:
 
     matrix: sp.csr_matrix
     keys: tuple[str, ...]
+    #: The columns' words and their inverse document frequencies.
+    vocabulary: tuple[str, ...] = ()
+    idf: tuple[float, ...] = ()
 
 
 class CountsMemo(Protocol):
@@ -237,7 +240,26 @@ def vectorize(texts: list[str], memo: CountsMemo | None = None) -> Vectors | Non
         # the second and later get the key with their rank, so that each row has a key of its own.
         seen[key] = seen.get(key, 0) + 1
         keys.append(key if seen[key] == 1 else f"{key}.{seen[key]}")
-    return Vectors(matrix, tuple(keys))
+    return Vectors(matrix, tuple(keys), tuple(vocabulary), tuple(idf.tolist()))
+
+
+#: Words kept per paper for "papers like this abstract": its strongest, which carry most of its similarities.
+STRONGEST = 24
+
+
+def strongest_terms(vectors: Vectors, count: int = STRONGEST) -> list[tuple[tuple[str, float, float], ...]]:
+    """Return each row's `count` heaviest words as (word, weight, idf), heaviest first (weights rounded to 4 places)."""
+    matrix = vectors.matrix
+    result = []
+    for row in range(matrix.shape[0]):
+        start, end = matrix.indptr[row], matrix.indptr[row + 1]
+        columns, weights = matrix.indices[start:end].tolist(), matrix.data[start:end].tolist()
+        words = vectors.vocabulary
+        ranked = sorted(zip(weights, columns, strict=True), key=lambda wc: (-round(wc[0], 6), words[wc[1]]))
+        result.append(tuple(
+            (vectors.vocabulary[c], round(w, 4), round(vectors.idf[c], 4)) for w, c in ranked[:count]
+        ))
+    return result
 
 
 def related_papers(texts: list[str], count: int = 5, min_similarity: float = 0.05) -> list[list[int]]:
@@ -253,6 +275,22 @@ def related_from(
 ) -> list[list[int]]:
     """Return the first `count` neighbours of each paper that are at least `min_similarity` alike."""
     return [[j for j, similarity in row if similarity >= min_similarity][:count] for row in neighbours]
+
+
+def closest_from(
+    neighbours: list[list[tuple[int, float]]], count: int = 5, min_similarity: float = 0.05
+) -> list[tuple[list[int], int]]:
+    """Return each paper's first `count` neighbours with any likeness, and how many of them (the last) are weak.
+
+    A weak match is below `min_similarity`: it is listed only where fewer than
+    `count` papers reach it, so that every paper shows its closest papers.
+    """
+    result = []
+    for row in neighbours:
+        shown = [j for j, similarity in row if similarity > 0][:count]
+        strong = sum(1 for _, similarity in row[: len(shown)] if similarity >= min_similarity)
+        result.append((shown, len(shown) - strong))
+    return result
 
 
 def nearest(matrix, count: int = 5, workers: int = 0) -> list[list[tuple[int, float]]]:

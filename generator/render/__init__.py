@@ -15,10 +15,10 @@ from ..enrich.maps import MapLayout
 from ..model import PATHS, Collection, Paper, Progress, no_progress
 from ..rows import join_rows, paper_keys, render_rows
 from ..settings import Settings
+from .all_papers import all_orders
 from .charts import bar_chart, change_chart, share_chart
 from .exports import PAPERS_BIB, PAPERS_CSV, bibtex_entry, bibtex_file, csv_row
 from .feeds import atom_feed, newest, newest_first, paper_date
-from .all_papers import all_orders
 from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
 from .listing_pages import ListingGroup, ListingPages
 from .listings import paginate
@@ -26,6 +26,7 @@ from .map_data import map_json
 from .markdown import front_matter_string, make_environment
 from .paper_pages import PageMemo, PaperPages, left_as_is, paper_pages_started
 from .payloads import PAPERS_JSON, filter_json, papers_json_row
+from .similar_data import similar_files
 from .sync import MANIFEST, PageStore, RenderResult, generated_fingerprint, write_files
 from .trends import changes, collection_order, given_areas, shares
 
@@ -139,6 +140,7 @@ def render_pages(
         files[PATHS.starred] = _utf8(env.get_template("starred.md.j2").render(**common))
         files[PATHS.map] = _utf8(env.get_template("map.md.j2").render(**common))
         files[PATHS.similar] = _utf8(env.get_template("similar.md.j2").render(**common))
+        files.update(similar_files(papers))
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
         files.update(_feeds(papers, by_date, groups, title, settings, memo))
         files[PATHS.papers_bib] = join_rows(PATHS.papers_bib, PAPERS_BIB, bib_rows, keys, memo)

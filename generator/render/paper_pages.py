@@ -67,9 +67,10 @@ class PaperPages:
         A reused page (the one in the docs dir is still right) is not read: its Markdown is None.
         """
         own = {tag.slug for tag in paper.tags}
+        weak_from = len(paper.related) - paper.related_weak
         related = [
-            (self.by_id[pid], [tag for tag in self.by_id[pid].tags if tag.slug in own])
-            for pid in paper.related if pid in self.by_id
+            (self.by_id[pid], [tag for tag in self.by_id[pid].tags if tag.slug in own], rank >= weak_from)
+            for rank, pid in enumerate(paper.related) if pid in self.by_id
         ]
         bibtex = self.entries[paper.id]
         collection = self.collections[paper.collection]
@@ -85,12 +86,13 @@ class PaperPages:
         )
         return paper.path, text.encode("utf-8"), key, False
 
-    def _key(self, fingerprint: str, record_key: str, related: list[tuple[Paper, list]]) -> str:
+    def _key(self, fingerprint: str, record_key: str, related: list[tuple[Paper, list, bool]]) -> str:
         # Everything the page shows, and nothing it does not. The paper's record key covers the
         # paper, its collection and its BibTeX entry (made from the record): hashed once per run.
         shown = (
             record_key,
-            [(other.title, other.path, [(t.name, t.path, t.kind) for t in shared]) for other, shared in related],
+            [(other.title, other.path, [(t.name, t.path, t.kind) for t in shared], weak)
+             for other, shared, weak in related],
             [(name, self.common[name]) for name in PAGE_COMMON],
         )
         digest = hashlib.blake2b(fingerprint.encode("utf-8"), digest_size=16)

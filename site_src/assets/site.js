@@ -5,7 +5,7 @@
 //   navigation swaps pages without reloading the scripts.
 // - pdSite.mount(selector, file, build): on each page view, build the widget
 //   `selector` marks, once, with the site's JSON `file`.
-// - the map's and the filter's own scripts load only on the pages that show them.
+// - the map's, the filter's and similar papers' own scripts load only on the pages that show them.
 window.pdSite = (function () {
   var root = new URL(document.currentScript.src.replace(/assets\/site\.js.*$/, ""));
 
@@ -26,7 +26,10 @@ window.pdSite = (function () {
   }
 
   // The map's and the filter's scripts are fetched only by the page that shows the widget, once per visit.
-  var WIDGETS = [["[data-pd-map]", "assets/map.js"], ["[data-pd-filter]", "assets/filter.js"]];
+  var WIDGETS = [
+    ["[data-pd-map]", "assets/map.js"], ["[data-pd-filter]", "assets/filter.js"],
+    ["[data-pd-similar]", "assets/similar.js"],
+  ];
   var fetched = {};
   onEveryPage(function () {
     WIDGETS.forEach(function (widget) {
