@@ -277,19 +277,26 @@ def related_from(
     return [[j for j, similarity in row if similarity >= min_similarity][:count] for row in neighbours]
 
 
+#: Related papers every page lists when the digest has them, weak matches marked as such past the strong ones.
+MIN_RELATED = 3
+
+
 def closest_from(
     neighbours: list[list[tuple[int, float]]], count: int = 5, min_similarity: float = 0.05
 ) -> list[tuple[list[int], int]]:
-    """Return each paper's first `count` neighbours with any likeness, and how many of them (the last) are weak.
+    """Return each paper's related papers and how many of them (the last) are weak matches.
 
-    A weak match is below `min_similarity`: it is listed only where fewer than
-    `count` papers reach it, so that every paper shows its closest papers.
+    The papers at least `min_similarity` alike come first (at most `count`);
+    where they are fewer than MIN_RELATED (and `count` allows), the closest
+    other papers with any likeness fill the list up to it: weak matches, so
+    that no paper page is left without its closest papers.
     """
+    wanted = min(count, MIN_RELATED)
     result = []
     for row in neighbours:
-        shown = [j for j, similarity in row if similarity > 0][:count]
-        strong = sum(1 for _, similarity in row[: len(shown)] if similarity >= min_similarity)
-        result.append((shown, len(shown) - strong))
+        strong = [j for j, similarity in row if similarity >= min_similarity][:count]
+        weak = [j for j, similarity in row if 0 < similarity < min_similarity][: max(0, wanted - len(strong))]
+        result.append((strong + weak, len(weak)))
     return result
 
 

@@ -34,7 +34,8 @@
         var module = loaded[0];
         // noWorker: the search runs on the page, so the first search does not
         // also download Pagefind's worker script (about 40 KB).
-        return module.options({ baseUrl: base.pathname, noWorker: true }).then(function () {
+        // excerptLength (words): about 25 words stay under 200 characters.
+        return module.options({ baseUrl: base.pathname, noWorker: true, excerptLength: 24 }).then(function () {
           module.init();
           return Promise.all(loaded[1].map(function (folder) {
             return module.mergeIndex(new URL(folder, base).pathname, { baseUrl: base.pathname });
@@ -72,9 +73,11 @@
     var article = document.createElement("article");
     article.className = "md-search-result__article md-typeset";
     var title = document.createElement("h1");
-    title.textContent = (data.meta && data.meta.title) || data.url;
+    title.textContent = window.pdSite.plainMath((data.meta && data.meta.title) || data.url);
     article.appendChild(title);
-    article.appendChild(excerpt(data.excerpt || ""));
+    var text = excerpt(data.excerpt || "");
+    window.pdSite.snippet(text, 190);  // Pagefind cuts by words: this bounds the characters, math as text
+    article.appendChild(text);
     var tags = (data.filters && data.filters.tag) || [];
     if (tags.length) {
       var nav = document.createElement("nav");

@@ -41,5 +41,61 @@ window.pdSite = (function () {
     });
   });
 
-  return { root: root, onEveryPage: onEveryPage, mount: mount };
+  // Math as a reader would say it in running text: \(\textbf{RaR}\) -> RaR, \alpha -> α, x^{2} -> x2.
+  var SYMBOLS = { alpha: "α", beta: "β", gamma: "γ", delta: "δ", epsilon: "ε", theta: "θ", lambda: "λ", mu: "μ",
+    pi: "π", sigma: "σ", tau: "τ", phi: "φ", omega: "ω", Delta: "Δ", Omega: "Ω", times: "×", cdot: "·", leq: "≤",
+    geq: "≥", le: "≤", ge: "≥", neq: "≠", approx: "≈", sim: "∼", infty: "∞", rightarrow: "→", to: "→", pm: "±",
+    log: "log", sqrt: "√", sum: "Σ", ell: "ℓ" };
+  function plainMath(text) {
+    return text
+      .replace(/\\[()[\]]|\$\$?/g, "")
+      .replace(/\\(?:text[a-z]*|math[a-z]*|operatorname|emph|boldsymbol|bm|mathbb|mathcal|mathrm)\s*\{([^{}]*)\}/g, "$1")
+      .replace(/\\([A-Za-z]+)/g, function (_, name) { return SYMBOLS[name] !== undefined ? SYMBOLS[name] : name; })
+      .replace(/\\(.)/g, "$1")
+      .replace(/[{}]/g, "")
+      .replace(/[ \t]+/g, " ");
+  }
+
+  // Shorten `element`'s text to at most `limit` characters around its first <mark>, at word
+  // boundaries, keeping the marks; math becomes text. The search results of both engines use it.
+  function snippet(element, limit) {
+    var parts = [];
+    // Every text inside, in order (list items too), each marked or not.
+    var walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+      var text = plainMath(node.nodeValue).replace(/\s+/g, " ");
+      var marked = node.parentNode && node.parentNode.nodeName === "MARK";
+      if (text) parts.push({ text: text, mark: marked });
+    }
+    var whole = parts.map(function (part) { return part.text; }).join("");
+    var at = 0, first = -1;
+    parts.forEach(function (part) { if (part.mark && first < 0) first = at; at += part.text.length; });
+    var start = 0;
+    if (whole.length > limit && first > limit / 3) {
+      start = whole.lastIndexOf(" ", first - Math.floor(limit / 4));
+      start = start < 0 ? 0 : start + 1;
+    }
+    var end = Math.min(whole.length, start + limit - 2);
+    if (end < whole.length) {
+      var space = whole.lastIndexOf(" ", end);
+      if (space > start + limit / 2) end = space;
+    }
+    var fragments = [];
+    at = 0;
+    parts.forEach(function (part) {
+      var text = part.text;
+      var from = Math.max(start, at), to = Math.min(end, at + text.length);
+      if (from < to) {
+        var piece = text.slice(from - at, to - at);
+        if (part.mark) { var mark = document.createElement("mark"); mark.textContent = piece; fragments.push(mark); }
+        else fragments.push(document.createTextNode(piece));
+      }
+      at += text.length;
+    });
+    if (start > 0) fragments.unshift(document.createTextNode("… "));
+    if (end < whole.length) fragments.push(document.createTextNode(" …"));
+    element.replaceChildren.apply(element, fragments);
+  }
+
+  return { root: root, onEveryPage: onEveryPage, mount: mount, plainMath: plainMath, snippet: snippet };
 })();
