@@ -19,7 +19,16 @@ from .areas import Area, AreaGuess, load_model, load_taxonomy
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .maps import FORK_FROM, MapLayout
 from .overrides import load_overrides
-from .related import MAP_NEIGHBOURS, CountsMemo, NeighbourMemo, closest_from, nearest_kept, strongest_terms, vectorize
+from .related import (
+    MAP_NEIGHBOURS,
+    CountsMemo,
+    NeighbourMemo,
+    closest_from,
+    nearest_kept,
+    strongest_count,
+    strongest_terms,
+    vectorize,
+)
 from .tags import Topic, keyword_tags, load_topics, tag_slug
 from .titles import infer_title_from, sentences, unique_titles
 from .topic_model import load_topic_model, rank_topics
@@ -276,7 +285,7 @@ def enrich_digest(
         if vectors is not None else [[] for _ in papers]
     )
     related = closest_from(scored, settings.related_count)
-    terms = strongest_terms(vectors) if vectors is not None else [() for _ in papers]
+    terms = strongest_terms(vectors, strongest_count(len(papers))) if vectors is not None else [() for _ in papers]
     progress("Finding related papers", 1, 1)
 
     enriched = []

@@ -243,8 +243,16 @@ def vectorize(texts: list[str], memo: CountsMemo | None = None) -> Vectors | Non
     return Vectors(matrix, tuple(keys), tuple(vocabulary), tuple(idf.tolist()))
 
 
-#: Words kept per paper for "papers like this abstract": its strongest, which carry most of its similarities.
+#: Words kept per paper for "papers like this abstract" at least: its strongest, which carry most of its similarities.
 STRONGEST = 24
+#: Words kept in all: a small digest keeps every word of every paper (so a paper's "more like this" ranks
+#: exactly as its related papers), a large one its STRONGEST (20,000 papers: 24 each).
+TERM_BUDGET = 480_000
+
+
+def strongest_count(papers: int) -> int:
+    """Return how many words each paper keeps for "papers like this abstract" in a digest of `papers`."""
+    return max(STRONGEST, TERM_BUDGET // max(1, papers))
 
 
 def strongest_terms(vectors: Vectors, count: int = STRONGEST) -> list[tuple[tuple[str, float, float], ...]]:

@@ -2,7 +2,8 @@
 
 A reader's text is weighed as related papers weigh an abstract (the same
 words, stop words, idf and (1 + log tf) weights, generator.enrich.related) and
-scored against each paper's `STRONGEST` heaviest words. The files, under
+scored against each paper's heaviest words (every word in a small digest,
+the 24 heaviest at 20,000 papers: related.strongest_count). The files, under
 similar/ (docs/schemas/similar.schema.json):
 
 - `index.json`: how many papers, shards and chunks there are, and the stop words;
