@@ -38,8 +38,9 @@ def references(site: Path):
     for html in sorted(site.rglob("*.html")):
         for tag, attrs in scan(html).elements:
             name = LINK_ATTRIBUTES.get(tag)
-            if name and attrs.get(name):
-                yield html, attrs[name], tag != "a"
+            # (a chart's links, inside SVG, are xlink:href: see render/charts.py)
+            if name and (attrs.get(name) or attrs.get("xlink:href")):
+                yield html, attrs.get(name) or attrs["xlink:href"], tag != "a"
     for css in sorted(site.rglob("*.css")):
         for reference in CSS_URL.findall(css.read_text(encoding="utf-8")):
             if not reference.startswith(("data:", "#")):

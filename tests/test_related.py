@@ -191,3 +191,43 @@ def test_only_new_or_edited_texts_are_tokenised_again(monkeypatch) -> None:
     edited = [*texts[:5], texts[5] + " coinedterm7", *texts[6:], "one added text about policy"]
     assert _same_vectors(related.vectorize(edited, memo), related.vectorize(edited))
     assert counted == [2, len(edited)]  # the remembered run counts the two new texts; the plain one all
+
+
+def test_a_paper_with_few_strong_matches_lists_its_closest_papers_marked_weak() -> None:
+    neighbours = [
+        [(1, 0.30), (2, 0.20), (3, 0.10), (4, 0.08), (5, 0.06), (6, 0.04)],  # five strong: no weak one
+        [(0, 0.04), (2, 0.03), (3, 0.02), (4, 0.01)],  # none strong: the three closest, all weak
+        [(0, 0.07), (1, 0.03), (3, 0.0)],  # one strong, one weak; no likeness at all is never listed
+        [],
+    ]
+    assert related.closest_from(neighbours, count=5) == [
+        ([1, 2, 3, 4, 5], 0), ([0, 2, 3], 3), ([0, 1], 1), ([], 0),
+    ]
+    # A digest that wants fewer related papers than MIN_RELATED gets no more than it asked for.
+    assert related.closest_from(neighbours, count=1)[1] == ([0], 1)
+
+
+def test_every_paper_of_the_default_digest_lists_related_papers(project) -> None:
+    import json
+
+    from tests.conftest import DEFAULT_CORPUS, render_digest
+
+    records = json.loads(render_digest(project, [DEFAULT_CORPUS])["papers.json"])
+    assert all(len(r["related"]) >= related.MIN_RELATED for r in records)
+    # The pages that listed none before weak matches were shown (the ML-operators paper, ECA) list them marked weak.
+    weak = [r for r in records if r["related_weak"] == len(r["related"])]
+    assert weak and all(r["related_weak"] <= related.MIN_RELATED for r in weak)
+
+
+def test_a_small_digest_keeps_every_word_of_every_paper_and_a_large_one_its_strongest() -> None:
+    assert related.strongest_count(57) > 1000
+    assert related.strongest_count(20_000) == related.STRONGEST
+    vectors = related.vectorize(["graph neural networks for molecules and graph pooling", "image diffusion models"])
+    assert vectors is not None
+    terms = related.strongest_terms(vectors, 3)
+    assert [len(row) for row in terms] == [3, 3]
+    words, weights, idfs = zip(*terms[0], strict=True)
+    row = vectors.matrix.getrow(0)
+    assert weights[0] == round(row.data.max(), 4)  # the heaviest first
+    assert set(words) <= set(vectors.vocabulary)
+    assert list(weights) == sorted(weights, reverse=True) and all(i > 1 for i in idfs)

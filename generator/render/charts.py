@@ -1,7 +1,10 @@
 """Bar charts drawn at build time as inline SVG: no script, both colour schemes.
 
 Colours come from Material's CSS variables (see assets/digest.css), so a chart
-follows the reader's light or dark scheme.
+follows the reader's light or dark scheme. A bar's link is `xlink:href`, not
+`href`: Material's instant navigation reassigns the `href` of every element that
+has one, and an SVG link's `href` cannot be assigned (a console error on every
+page with a chart).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ def bar_chart(rows: list[tuple[str, int, str]], title: str) -> str:
         length = max(2, round(_BAR * value / top))
         shown = label if len(label) <= 50 else label[:49] + "…"
         parts.append(
-            f'<a href="{escape(link)}"><text class="pd-chart__label" x="{_LABEL - 8}" y="{y + 15}" '
+            f'<a xlink:href="{escape(link)}"><text class="pd-chart__label" x="{_LABEL - 8}" y="{y + 15}" '
             f'text-anchor="end">{escape(shown)}</text>'
             f'<rect class="pd-chart__bar" x="{_LABEL}" y="{y + 3}" width="{length}" height="{_ROW - 6}" rx="3">'
             f"<title>{escape(label)}: {value}</title></rect>"
@@ -63,7 +66,7 @@ def share_chart(rows: list[tuple[str, float, str, str]], title: str) -> str:
         shown = label if len(label) <= 30 else label[:29] + "…"
         value = f"{percent:.1f}% ({detail})"
         parts.append(
-            f'<a href="{escape(link)}"><text class="pd-chart__label" x="{label_width - 8}" y="{y + 15}" '
+            f'<a xlink:href="{escape(link)}"><text class="pd-chart__label" x="{label_width - 8}" y="{y + 15}" '
             f'text-anchor="end">{escape(shown)}</text>'
             f'<rect class="pd-chart__bar" x="{label_width}" y="{y + 3}" width="{length}" height="{_ROW - 6}" rx="3">'
             f"<title>{escape(label)}: {escape(value)}</title></rect>"
@@ -98,7 +101,7 @@ def change_chart(rows: list[tuple[str, float, str]], title: str) -> str:
         value_x = middle + length + 6 if points >= 0 else middle + 6
         shown = label if len(label) <= 50 else label[:49] + "…"
         parts.append(
-            f'<a href="{escape(link)}"><text class="pd-chart__label" x="{label_width - 8}" y="{y + 15}" '
+            f'<a xlink:href="{escape(link)}"><text class="pd-chart__label" x="{label_width - 8}" y="{y + 15}" '
             f'text-anchor="end">{escape(shown)}</text>'
             f'<rect class="pd-chart__bar pd-chart__{kind}" x="{x}" y="{y + 3}" width="{length}" '
             f'height="{_ROW - 6}" rx="3"><title>{escape(label)}: {escape(value)}</title></rect>'
