@@ -117,11 +117,12 @@ def measure_map(page, url: str, count: int) -> None:
         requestAnimationFrame(tick); }""")
     before = len(page.evaluate("window.pdMap.frameTimes()"))
     box = canvas.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    middle_x, middle_y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(middle_x, middle_y)
     page.mouse.down()
     started = time.perf_counter()
-    for step in range(120):
-        page.mouse.move(box["x"] + box["width"] / 2 + 150 * ((step % 40) / 40 - 0.5), box["y"] + box["height"] / 2 + step % 7)
+    for step in range(120):  # back and forth, 150 px, a little up and down
+        page.mouse.move(middle_x + 150 * ((step % 40) / 40 - 0.5), middle_y + step % 7)
     page.mouse.up()
     elapsed = time.perf_counter() - started
     draws = page.evaluate("window.pdMap.frameTimes()")[before:]
