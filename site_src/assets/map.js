@@ -65,7 +65,9 @@
       pair[0].setAttribute("aria-label", pair[1]);
     });
     buttons.append(zoomIn, zoomOut, reset);
-    tools.append(find, buttons);
+    var finder = element("div", "pd-map__search");
+    finder.append(find);
+    tools.append(finder, buttons);
     var status = element("p", "pd-map__status");
     status.setAttribute("aria-live", "polite");
     var found = element("ul", "pd-map__found");
@@ -78,7 +80,10 @@
     var card = element("div", "pd-map__tip");
     card.hidden = true;
     frame.append(canvas, card);
-    root.replaceChildren(caption, legend, tools, status, found, frame);
+    // The map right under the tools, the legend below it: the canvas is in view as the page opens.
+    finder.append(found);  // a drop-down under the box: the map does not move as titles come and go
+    found.hidden = true;
+    root.replaceChildren(tools, status, frame, caption, legend);
 
     var hidden = new Set();
     var baseRadius = total > 5000 ? 1.6 : total > 1000 ? 2.5 : 5;
@@ -415,6 +420,7 @@
         matchList = [];
         status.textContent = "";
         found.replaceChildren();
+        found.hidden = true;
         schedule();
         return;
       }
@@ -430,6 +436,7 @@
       status.textContent = matchList.length
         ? plural(matchList.length, "paper") + " match; Enter or a title below centres the map on one"
         : "No paper matches";
+      found.hidden = !matchList.length || document.activeElement !== find;
       found.replaceChildren.apply(found, matchList.slice(0, 8).map(function (i) {
         var item = element("li");
         var button = element("button", "pd-map__hit", points[i].title);
@@ -441,6 +448,7 @@
       schedule();
     }
     function pick(i) {
+      found.hidden = true;
       focused = i;
       centreOn(i, 6);
       showCard(i, true);
@@ -449,7 +457,15 @@
       clearTimeout(typing);
       typing = setTimeout(search, total > 5000 ? 120 : 30);
     });
+    function reopen() { found.hidden = !matchList.length; }
+    find.addEventListener("focus", reopen);
+    find.addEventListener("click", reopen);
+    // Leaving the box closes the drop-down, unless the reader is picking a title from it.
+    find.addEventListener("blur", function (event) {
+      if (!found.contains(event.relatedTarget)) found.hidden = true;
+    });
     find.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") { found.hidden = true; return; }
       if (event.key !== "Enter") return;
       event.preventDefault();
       clearTimeout(typing);

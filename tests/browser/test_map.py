@@ -185,7 +185,9 @@ def test_find_highlights_the_matching_papers_and_enter_centres_on_one(page, site
     assert abs(x - view["width"] / 2) < 2 and abs(y - view["height"] / 2) < 2
     card = page.locator(".pd-map__tip")
     assert card.is_visible() and card.locator("a.pd-map__title").inner_text() == data["points"][focused]["title"]
-    # A title in the list under the box centres on that paper.
+    # A title in the drop-down under the box centres on that paper (Enter closed it; the box opens it again).
+    assert not page.locator(".pd-map__found").is_visible()
+    page.locator(".pd-map__find").click()
     page.locator(".pd-map__hit").first.click()
     assert page.evaluate("window.pdMap.focused()") == matching(data, " ".join(title.split()[:4]))[0]
     screenshot(page, "map-find")
