@@ -63,6 +63,23 @@
     return paragraph;
   }
 
+  // Remove `prefix` (and the ". " after it) from the start of `element`'s text, across its text nodes and marks.
+  function dropPrefix(element, prefix) {
+    var text = element.textContent;
+    if (!prefix || text.slice(0, prefix.length).toLowerCase() !== prefix.toLowerCase()) return;
+    var left = prefix.length + (/^[.:]?\s*/.exec(text.slice(prefix.length))[0].length);
+    var walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    var nodes = [];
+    for (var node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+    nodes.forEach(function (node) {
+      if (left <= 0) return;
+      var cut = Math.min(left, node.nodeValue.length);
+      node.nodeValue = node.nodeValue.slice(cut);
+      left -= cut;
+    });
+    element.querySelectorAll("mark").forEach(function (mark) { if (!mark.textContent) mark.remove(); });
+  }
+
   function render(data) {
     var item = document.createElement("li");
     item.className = "md-search-result__item";
@@ -76,6 +93,8 @@
     title.textContent = window.pdSite.plainMath((data.meta && data.meta.title) || data.url);
     article.appendChild(title);
     var text = excerpt(data.excerpt || "");
+    // An excerpt from the start of a record repeats its title (the record's heading): shown once is enough.
+    dropPrefix(text, (data.meta && data.meta.title) || "");
     window.pdSite.snippet(text, 190);  // Pagefind cuts by words: this bounds the characters, math as text
     article.appendChild(text);
     var tags = (data.filters && data.filters.tag) || [];

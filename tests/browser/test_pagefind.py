@@ -274,3 +274,36 @@ def test_an_index_in_parts_finds_every_part_and_an_edit_reindexes_only_its_part(
     assert shrunk.incremental
     assert sorted(part_files(site)) == ["pagefind", "pagefind-2"]
     assert json.loads((site / "pagefind" / "parts.json").read_text(encoding="utf-8")) == {"parts": ["pagefind-2/"]}
+
+
+def test_pagefind_results_show_title_tags_and_a_short_snippet_without_raw_latex(page, pagefind_site) -> None:
+    from tests.browser.search_checks import check_results
+
+    _settings, server, records = pagefind_site
+    rar = next(r for r in records if r["title"] == "RaR: Rubrics as Rewards")
+    assert "\\textbf" in rar["abstract"]  # its abstract holds LaTeX
+    search(page, server.url, "underexplored")
+    page.wait_for_function("document.querySelector('.md-search-result__meta').textContent.includes('matching')")
+    results = check_results(page, rar["title"])
+    hit = next(r for r in results if r["title"] == rar["title"])
+    assert "Rubrics as Rewards" in hit["snippet"]
+    assert not hit["snippet"].startswith(rar["title"])  # the title is not repeated in the snippet
+
+
+def test_on_a_phone_one_pagefind_result_takes_a_few_lines(browser, pagefind_site) -> None:
+    from tests.browser.search_checks import check_results
+
+    _settings, server, _records = pagefind_site
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(server.url)
+        page.locator("label.md-header__button[for=__search]").click()
+        page.locator("input[data-pd-query]").fill("reinforcement learning")
+        page.locator(".md-search-result__item").first.wait_for(timeout=10_000)
+        page.wait_for_function("document.querySelector('.md-search-result__meta').textContent.includes('matching')")
+        results = check_results(page)
+        assert max(r["height"] for r in results) <= 230, [r["height"] for r in results]
+        screenshot(page, "pagefind-phone")
+    finally:
+        context.close()
