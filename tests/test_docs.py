@@ -37,3 +37,33 @@ def test_the_layout_section_matches_the_tree() -> None:
     packages = {f"generator/{p.parent.relative_to(ROOT / 'generator').as_posix()}/"
                 for p in (ROOT / "generator").glob("*/__init__.py")}
     assert packages <= {p if p.endswith("/") else p + "/" for p in named}, packages - named
+
+
+GUIDES = sorted([*(ROOT / "docs" / "guide").glob("*.md"), *(ROOT / "docs" / "contributing").glob("*.md")])
+
+
+def test_the_guides_name_only_paths_and_scripts_that_exist() -> None:
+    import re
+
+    assert GUIDES
+    for guide in GUIDES:
+        text = guide.read_text(encoding="utf-8")
+        paths = re.findall(r"`((?:generator|site_src|templates|bench|scripts|tests|docs)/[\w./-]+)`", text)
+        paths += re.findall(r"python ((?:bench|scripts)/\w+\.py)", text)
+        missing = [path for path in paths if "<" not in path and not (ROOT / path).exists()]
+        assert not missing, f"{guide.name} names {missing}, not in the tree"
+
+
+def test_the_guides_name_only_real_settings() -> None:
+    import re
+
+    names = {f.name for f in fields(Settings)}
+    checked = 0
+    for guide in GUIDES:
+        text = guide.read_text(encoding="utf-8")
+        # A setting is written as `name` followed by its default in a parenthesis, or named in a list of settings.
+        for name in re.findall(r"\(`([a-z_]+)`[,)]|`([a-z]+_[a-z_]+)`, \d", text):
+            named = next(n for n in name if n)
+            assert named in names, f"{guide.name} names the setting {named}, which does not exist"
+            checked += 1
+    assert checked
