@@ -136,8 +136,8 @@ def measure_map(page, url: str, count: int) -> None:
 def measure_similar(browser, url: str, records: list[dict], sample: int) -> None:
     rng = random.Random(7)
     chosen = rng.sample(records, min(sample, len(records)))
-    shipped = {"own": 0, "half": 0, "bytes": [], "seconds": []}
-    other = {"half": 0, "bytes": [], "seconds": []}
+    shipped: dict[str, list[float]] = {"own": [], "half": [], "bytes": [], "seconds": []}
+    other: dict[str, list[float]] = {"half": [], "bytes": [], "seconds": []}
     for record in chosen:
         words = record["abstract"].split()
         half = " ".join(words[len(words) // 2 :])
@@ -162,9 +162,9 @@ def measure_similar(browser, url: str, records: list[dict], sample: int) -> None
             shipped["bytes"].append(sum(fetched.values()))
             shipped["seconds"].append(float(page.evaluate("document.querySelector('[data-pd-similar]').dataset.seconds")))
             if kind == "own":
-                shipped["own"] += bool(titles) and titles[0] == record["title"]
+                shipped["own"].append(bool(titles) and titles[0] == record["title"])
             else:
-                shipped["half"] += record["title"] in titles[:3]
+                shipped["half"].append(record["title"] in titles[:3])
             context.close()
         if len(other["bytes"]) < min(30, sample):
             context = browser.new_context()
@@ -177,17 +177,17 @@ def measure_similar(browser, url: str, records: list[dict], sample: int) -> None
             answer = page.evaluate(PAGEFIND_SIMILAR, [url, half])
             other["bytes"].append(sum(fetched.values()))
             other["seconds"].append(answer["seconds"])
-            other["half"] += any(u.rstrip("/").endswith(record["url"].rstrip("/")) for u in answer["urls"])
+            other["half"].append(any(u.rstrip("/").endswith(record["url"].rstrip("/")) for u in answer["urls"]))
             context.close()
     n = len(chosen)
-    print(f"papers like this abstract ({n} papers): own abstract first {shipped['own']}/{n}, "
-          f"second half in the top 3 {shipped['half']}/{n}")
+    print(f"papers like this abstract ({n} papers): own abstract first {sum(shipped['own']):.0f}/{n}, "
+          f"second half in the top 3 {sum(shipped['half']):.0f}/{n}")
     print(f"  shipped (word shards): a first query fetches median {statistics.median(shipped['bytes']) / 1e3:.0f} KB, "
           f"max {max(shipped['bytes']) / 1e3:.0f} KB; answers in median {statistics.median(shipped['seconds']):.2f} s, "
           f"p95 {percentile(shipped['seconds'], 0.95):.2f} s")
     m = len(other["bytes"])
     if m:
-        print(f"  Pagefind with the 8 most distinctive words ({m} second halves): top 3 {other['half']}/{m}; "
+        print(f"  Pagefind with the 8 most distinctive words ({m} second halves): top 3 {sum(other['half']):.0f}/{m}; "
               f"fetches median {statistics.median(other['bytes']) / 1e3:.0f} KB, "
               f"max {max(other['bytes']) / 1e3:.0f} KB; "
               f"answers in median {statistics.median(other['seconds']):.2f} s")

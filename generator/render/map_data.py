@@ -11,6 +11,7 @@ import json
 import math
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 from ..model import Paper
 from .groups import TagGroup
@@ -39,7 +40,7 @@ def map_json(
     """
     area_index = {g.tag.slug: i for i, g in enumerate(areas)}
     topic_index = {g.tag.slug: i for i, g in enumerate(topics)}
-    points = []
+    points: list[dict[str, Any]] = []
     for paper, (x, y) in zip(papers, positions, strict=True):
         points.append({
             "x": x, "y": y,
