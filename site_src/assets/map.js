@@ -11,12 +11,7 @@
   var MAX_ZOOM = 64;
   var LABEL_FONT = "600 12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var element = window.pdSite.element;
 
   function plural(count, word) {
     return count.toLocaleString("en") + " " + word + (count === 1 ? "" : "s");

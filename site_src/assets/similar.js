@@ -11,12 +11,7 @@
   var WEAK = 0.05;  // the generator's floor for related papers
   var WORD = /(?<![\p{L}\p{N}_])[a-z][a-z0-9-]*[a-z0-9](?![\p{L}\p{N}_])/gu;
 
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var element = window.pdSite.element;
 
   // 32-bit FNV-1a of a word's bytes (the words are ASCII): generator/render/similar_data.py's fnv1a.
   function fnv1a(word) {

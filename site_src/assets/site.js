@@ -5,6 +5,8 @@
 //   navigation swaps pages without reloading the scripts.
 // - pdSite.mount(selector, file, build): on each page view, build the widget
 //   `selector` marks, once, with the site's JSON `file`.
+// - pdSite.element, pdSite.plainMath, pdSite.snippet: a text element; math as text;
+//   a search result's snippet (both search engines).
 // - the map's, the filter's and similar papers' own scripts load only on the pages that show them.
 window.pdSite = (function () {
   var root = new URL(document.currentScript.src.replace(/assets\/site\.js.*$/, ""));
@@ -97,5 +99,13 @@ window.pdSite = (function () {
     element.replaceChildren.apply(element, fragments);
   }
 
-  return { root: root, onEveryPage: onEveryPage, mount: mount, plainMath: plainMath, snippet: snippet };
+  // A new element with a class and a text (set as text: never parsed as markup).
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  return { root: root, onEveryPage: onEveryPage, mount: mount, plainMath: plainMath, snippet: snippet, element: element };
 })();

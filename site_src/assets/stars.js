@@ -63,12 +63,7 @@
     });
   }
 
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var element = window.pdSite.element;
 
   function button(text, primary) {
     var node = element("button", "md-button" + (primary ? " md-button--primary" : ""), text);

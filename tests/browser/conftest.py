@@ -76,7 +76,16 @@ class Watch:
 @pytest.fixture
 def page(browser):
     """A fresh page at desktop size that records errors, outside requests and dialogs."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield from _watched(browser.new_context(viewport={"width": 1280, "height": 900}))
+
+
+@pytest.fixture
+def phone_page(browser):
+    """A fresh page on a 390 px wide touch phone that records errors, outside requests and dialogs."""
+    yield from _watched(browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True))
+
+
+def _watched(context):
     page = context.new_page()
     watch = Watch()
     page.on("console", lambda m: watch.errors.append(m.text) if m.type == "error" else None)
@@ -96,6 +105,20 @@ def page(browser):
     page.watch = watch
     yield page
     context.close()
+
+
+def fetched_bytes(page) -> dict[str, int]:
+    """Return a dict that fills, as `page` loads, with each URL fetched and its body's size (0 when it failed)."""
+    import contextlib
+
+    fetched: dict[str, int] = {}
+
+    def on_response(response) -> None:
+        with contextlib.suppress(Exception):  # a redirect has no body
+            fetched[response.url] = len(response.body()) if response.ok else 0
+
+    page.on("response", on_response)
+    return fetched
 
 
 def screenshot(page, name: str) -> Path:

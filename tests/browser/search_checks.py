@@ -33,3 +33,15 @@ def check_results(page, expect_title: str | None = None) -> list[dict]:
         assert hit["tags"], hit  # a paper's result shows its tags
         assert hit["marks"] >= 1, hit  # and the matched word in its snippet
     return results
+
+
+def pagefind_search(page, url: str, query: str, phone: bool = False, timeout: float = 10_000) -> None:
+    """Type `query` in the Pagefind search box of the site at `url` and wait for its results and count."""
+    page.goto(url)
+    if phone:
+        page.locator("label.md-header__button[for=__search]").click()
+    box = page.locator("input[data-pd-query]")
+    box.click()
+    box.press_sequentially(query)
+    page.locator(".md-search-result__item").first.wait_for(timeout=timeout)
+    page.wait_for_function("document.querySelector('.md-search-result__meta').textContent.includes('matching')")

@@ -237,20 +237,14 @@ def test_the_map_script_is_fetched_only_by_the_map_page_also_after_instant_navig
     assert page.watch.errors == [] and page.watch.outside == []
 
 
-def test_on_a_phone_a_tap_shows_the_card_with_a_link(browser, site_server, map_data) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        open_map(page, site_server.url, 57)
-        x, y = page.evaluate("window.pdMap.screenPoint(5)")
-        box = canvas_box(page)
-        page.touchscreen.tap(box["x"] + x, box["y"] + y)
-        link = page.locator(".pd-map__tip a.pd-map__title")
-        link.wait_for()
-        assert link.get_attribute("href").endswith(map_data["points"][page.evaluate("window.pdMap.focused()")]["url"])
-        screenshot(page, "map-phone")
-        assert errors == []
-    finally:
-        context.close()
+def test_on_a_phone_a_tap_shows_the_card_with_a_link(phone_page, site_server, map_data) -> None:
+    page = phone_page
+    open_map(page, site_server.url, 57)
+    x, y = page.evaluate("window.pdMap.screenPoint(5)")
+    box = canvas_box(page)
+    page.touchscreen.tap(box["x"] + x, box["y"] + y)
+    link = page.locator(".pd-map__tip a.pd-map__title")
+    link.wait_for()
+    assert link.get_attribute("href").endswith(map_data["points"][page.evaluate("window.pdMap.focused()")]["url"])
+    screenshot(page, "map-phone")
+    assert page.watch.errors == []

@@ -290,20 +290,12 @@ def test_pagefind_results_show_title_tags_and_a_short_snippet_without_raw_latex(
     assert not hit["snippet"].startswith(rar["title"])  # the title is not repeated in the snippet
 
 
-def test_on_a_phone_one_pagefind_result_takes_a_few_lines(browser, pagefind_site) -> None:
-    from tests.browser.search_checks import check_results
+def test_on_a_phone_one_pagefind_result_takes_a_few_lines(phone_page, pagefind_site) -> None:
+    from tests.browser.search_checks import check_results, pagefind_search
 
     _settings, server, _records = pagefind_site
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        page.goto(server.url)
-        page.locator("label.md-header__button[for=__search]").click()
-        page.locator("input[data-pd-query]").fill("reinforcement learning")
-        page.locator(".md-search-result__item").first.wait_for(timeout=10_000)
-        page.wait_for_function("document.querySelector('.md-search-result__meta').textContent.includes('matching')")
-        results = check_results(page)
-        assert max(r["height"] for r in results) <= 230, [r["height"] for r in results]
-        screenshot(page, "pagefind-phone")
-    finally:
-        context.close()
+    pagefind_search(phone_page, server.url, "reinforcement learning", phone=True)
+    results = check_results(phone_page)
+    assert max(r["height"] for r in results) <= 230, [r["height"] for r in results]
+    screenshot(phone_page, "pagefind-phone")
+    assert phone_page.watch.errors == []

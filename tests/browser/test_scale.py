@@ -11,7 +11,6 @@ that way, name its folder: PAPER_DIGEST_SCALE_SITE=/path/to/site.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import time
@@ -24,7 +23,7 @@ from bench.scale import abstracts
 from generator.build import build_site
 from generator.pipeline import generate
 from generator.settings import load_settings
-from tests.browser.conftest import screenshot, serve
+from tests.browser.conftest import fetched_bytes, screenshot, serve
 from tests.conftest import ROOT, copy_project
 
 SIZE = int(os.environ.get("PAPER_DIGEST_SCALE_PAPERS", "0"))
@@ -68,13 +67,7 @@ def large_site(tmp_path_factory):
 def test_a_first_search_costs_under_1_mb_in_all_and_the_keyboard_opens_a_result(page, large_site) -> None:
     settings, server, _records = large_site
     assert (settings.site_path / "pagefind" / "pagefind.js").exists()
-    fetched: dict[str, int] = {}
-
-    def on_response(response) -> None:
-        with contextlib.suppress(Exception):  # a redirect has no body
-            fetched[response.url] = len(response.body()) if response.ok else 0
-
-    page.on("response", on_response)
+    fetched = fetched_bytes(page)
     page.goto(server.url)
     box = page.locator("input[data-pd-query]")
     box.click()
@@ -167,14 +160,10 @@ def test_all_papers_pages_every_paper_in_each_order(page, large_site) -> None:
 
 
 def test_search_results_are_short_and_show_tags_at_scale(page, large_site) -> None:
-    from tests.browser.search_checks import check_results
+    from tests.browser.search_checks import check_results, pagefind_search
 
     _, server, _records = large_site
-    page.goto(server.url)
-    page.locator("input[data-pd-query]").click()
-    page.locator("input[data-pd-query]").press_sequentially("graph neural network")
-    page.locator(".md-search-result__item").first.wait_for(timeout=30_000)
-    page.wait_for_function("document.querySelector('.md-search-result__meta').textContent.includes('matching')")
+    pagefind_search(page, server.url, "graph neural network", timeout=30_000)
     results = check_results(page)
     assert all(r["tags"] for r in results)
 
@@ -183,13 +172,7 @@ def test_papers_like_this_loads_under_1_5_mb_only_when_used_and_finds_the_paper(
     import random
 
     _, server, records = large_site
-    fetched: dict[str, int] = {}
-
-    def on_response(response) -> None:
-        with contextlib.suppress(Exception):  # a redirect has no body
-            fetched[response.url] = len(response.body()) if response.ok else 0
-
-    page.on("response", on_response)
+    fetched = fetched_bytes(page)
     page.goto(server.url)
     page.goto(server.url + records[0]["url"])
     page.wait_for_load_state("networkidle")

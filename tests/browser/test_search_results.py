@@ -44,14 +44,10 @@ def test_a_snippet_is_cut_around_the_matched_word_far_into_an_abstract(page, sit
     assert page.watch.errors == []
 
 
-def test_on_a_phone_one_result_takes_a_few_lines(browser, site_server) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        search(page, site_server.url, "reinforcement", phone=True)
-        results = check_results(page)
-        # Title (2 lines at most), snippet (3 lines), tags (1 line): about 200 px, never a whole screen.
-        assert max(r["height"] for r in results) <= 230, [r["height"] for r in results]
-        screenshot(page, "search-phone")
-    finally:
-        context.close()
+def test_on_a_phone_one_result_takes_a_few_lines(phone_page, site_server) -> None:
+    search(phone_page, site_server.url, "reinforcement", phone=True)
+    results = check_results(phone_page)
+    # Title (2 lines at most), snippet (3 lines), tags (1 line): about 200 px, never a whole screen.
+    assert max(r["height"] for r in results) <= 230, [r["height"] for r in results]
+    screenshot(phone_page, "search-phone")
+    assert phone_page.watch.errors == []
