@@ -208,6 +208,12 @@ def main() -> None:
         total = sum(f.stat().st_size for f in (site / "similar").iterdir())
         print(f"{len(records):,} papers; similar/ holds {total / 1e6:.1f} MB in {index['shards']} word shards and "
               f"{-(-len(records) // index['chunk'])} paper chunks (fetched a few at a time)")
+        # Do the largest topics read as regions? Their papers near their label (the 3 x 3 cells of a
+        # 16 x 16 grid around it: 3.5% of the canvas, so 3.5% of a topic's papers if it were spread evenly).
+        data = json.loads((site / "map.json").read_text(encoding="utf-8"))
+        shares = [label["papers"] / data["topics"][label["topic"]]["count"] for label in data["labels"][:10]]
+        print(f"the 10 largest topics keep a median {statistics.median(shares):.0%} of their papers (min "
+              f"{min(shares):.0%}) within 3.5% of the canvas around their label (spread evenly: 3.5%)")
         server = serve(site)
         try:
             with sync_playwright() as playwright:
