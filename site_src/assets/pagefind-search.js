@@ -34,8 +34,9 @@
         var module = loaded[0];
         // noWorker: the search runs on the page, so the first search does not
         // also download Pagefind's worker script (about 40 KB).
-        // excerptLength (words): about 25 words stay under 200 characters.
-        return module.options({ baseUrl: base.pathname, noWorker: true, excerptLength: 24 }).then(function () {
+        // excerptLength (words): enough for 200 characters once a title it may start with is dropped
+        // (pdSite.snippet then cuts it to about 190 around the first match).
+        return module.options({ baseUrl: base.pathname, noWorker: true, excerptLength: 40 }).then(function () {
           module.init();
           return Promise.all(loaded[1].map(function (folder) {
             return module.mergeIndex(new URL(folder, base).pathname, { baseUrl: base.pathname });
@@ -80,6 +81,19 @@
     element.querySelectorAll("mark").forEach(function (mark) { if (!mark.textContent) mark.remove(); });
   }
 
+  // Fill `element` with `text`, each word in `words` (lower case) as a <mark>: text nodes only.
+  function markWords(element, text, words) {
+    text.split(/([\p{L}\p{N}_-]+)/u).forEach(function (part) {
+      if (part && words.has(part.toLowerCase())) {
+        var mark = document.createElement("mark");
+        mark.textContent = part;
+        element.appendChild(mark);
+      } else if (part) {
+        element.appendChild(document.createTextNode(part));
+      }
+    });
+  }
+
   function render(data) {
     var item = document.createElement("li");
     item.className = "md-search-result__item";
@@ -89,10 +103,14 @@
     link.tabIndex = -1;
     var article = document.createElement("article");
     article.className = "md-search-result__article md-typeset";
-    var title = document.createElement("h1");
-    title.textContent = window.pdSite.plainMath((data.meta && data.meta.title) || data.url);
-    article.appendChild(title);
     var text = excerpt(data.excerpt || "");
+    // The words Pagefind matched are marked in the title too, as Material's search does.
+    var matched = new Set(Array.prototype.map.call(text.querySelectorAll("mark"), function (mark) {
+      return mark.textContent.toLowerCase().replace(/[^\p{L}\p{N}_-]+/gu, "");  // "VisionReasoner:" -> the word
+    }));
+    var title = document.createElement("h1");
+    markWords(title, window.pdSite.plainMath((data.meta && data.meta.title) || data.url), matched);
+    article.appendChild(title);
     // An excerpt from the start of a record repeats its title (the record's heading): shown once is enough.
     dropPrefix(text, (data.meta && data.meta.title) || "");
     window.pdSite.snippet(text, 190);  // Pagefind cuts by words: this bounds the characters, math as text

@@ -87,6 +87,7 @@ def test_typing_a_method_name_shows_it_and_the_keyboard_opens_it(page, pagefind_
     naming = [r for r in records if "visionreasoner" in (r["title"] + " " + r["abstract"]).lower()]
     assert page.locator(".md-search-result__item").count() == len(naming)
     assert page.locator(".md-search-result__item mark").count() >= 1
+    assert page.locator(".md-search-result__item h1 mark", has_text="VisionReasoner").count() >= 1
     assert page.locator(".md-search-result__item .md-tag").count() >= 1
     payload = sum(fetched.values())
     assert 0 < payload < 500_000, payload
