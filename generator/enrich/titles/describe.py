@@ -8,17 +8,9 @@ from __future__ import annotations
 
 import re
 
+from .acronyms import ARTICLE, LEADING_VERB, acronyms, expansion_matches, trim_expansion
 from .cleaning import drop_dangling
-from .names import (
-    _ARTICLE,
-    _LEADING_VERB,
-    _VERBS,
-    _acronyms,
-    _expansion_matches,
-    _joins,
-    _trim_expansion,
-    _unjoined_starts,
-)
+from .names import _VERBS, _joins, _unjoined_starts
 
 _LEADERS = re.compile(
     r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|"
@@ -49,14 +41,14 @@ def descriptions(name: str, plain: str) -> list[tuple[str, str]]:
     if "\u2014" in plain:
         plain = plain.replace("\u2014", ", ")  # "CryoGEN, an energy-based model" after an em dash is an appositive
     # "Generative Representation Learning via Contrastive Policy Optimization (GRACE)"
-    for spelled, acronym in _acronyms(plain):
+    for spelled, acronym in acronyms(plain):
         if acronym != name:
             continue
-        if _expansion_matches(spelled, name):
-            phrase, kind = _trim_expansion(spelled, name), "expansion"
+        if expansion_matches(spelled, name):
+            phrase, kind = trim_expansion(spelled, name), "expansion"
         else:
             # A coined name after what it is: "a World-Model-Based Policy Evaluation Environment (WorldGym)".
-            phrase, kind = _clip(_ARTICLE.sub("", _LEADING_VERB.sub("", _LEADERS.sub("", spelled)))), "before"
+            phrase, kind = _clip(ARTICLE.sub("", LEADING_VERB.sub("", _LEADERS.sub("", spelled)))), "before"
         if phrase and len(phrase.split()) >= 2:
             found.append((kind, phrase))
             break
@@ -65,7 +57,7 @@ def descriptions(name: str, plain: str) -> list[tuple[str, str]]:
     # the same match a search of "name + pattern" finds, without compiling a pattern per name.
     # "GRACE (Generative Representation Learning via ...)"
     after = _after_name(_EXPANSION_AFTER, name, plain)
-    if after and _expansion_matches(after.group(1), name):
+    if after and expansion_matches(after.group(1), name):
         found.append(("expansion", after.group(1)))
     # "WorldGym, a world-model environment for policy evaluation"
     appositive = _after_name(_APPOSITIVE_AFTER, name, plain)
@@ -85,7 +77,7 @@ def descriptions(name: str, plain: str) -> list[tuple[str, str]]:
 _EXPANSION_AFTER = re.compile(r"\s+\(([^()]{8,120})\)")
 _APPOSITIVE_AFTER = re.compile(r"(?:\s+\([^()]*\))?,\s+(?:a|an|the)\s+(?:(?:new|novel|simple)\s+)?([^.;]{6,200})")
 _COPULA_AFTER = re.compile(r"(?:\s+\([^()]*\))?\s+(?:is|as|which is)\s+(?:a|an)\s+([^.;]{6,200})")
-_VERB_ARTICLE = re.compile(rf"{_VERBS}(?:s|d|ed)?\s+(?:a|an|the)\s+", re.I)
+_VERBARTICLE = re.compile(rf"{_VERBS}(?:s|d|ed)?\s+(?:a|an|the)\s+", re.I)
 #: How far a described name may follow "we propose a": the longest phrase the pattern allows, and slack.
 _BEFORE_REACH = 160
 
@@ -110,23 +102,12 @@ def _described_before(name: str, plain: str) -> str:
             continue
         # The nearest "propose a" before this mention, within reach, that the phrase runs on from
         # (searched only in the window before the mention: scanning the whole abstract is slow).
-        window = [m.end() for m in _VERB_ARTICLE.finditer(plain, max(0, start - _BEFORE_REACH - 30), start)]
+        window = [m.end() for m in _VERBARTICLE.finditer(plain, max(0, start - _BEFORE_REACH - 30), start)]
         ends = [end for end in window if end >= start - _BEFORE_REACH]
         if ends:
             match = _DESCRIBED.match(plain[ends[-1] : start])
             if match:
                 return match.group(1)
-    return ""
-    for start in _unjoined_starts(plain, name):
-        if _joins(plain[start + len(name) : start + len(name) + 1]):
-            continue
-        # The nearest "propose a" before this mention, within reach, that the phrase runs on from.
-        for end in reversed(ends):
-            if start - _BEFORE_REACH <= end <= start:
-                match = _DESCRIBED.match(plain[end:start])
-                if match:
-                    return match.group(1)
-                break
     return ""
 
 

@@ -18,6 +18,7 @@ from importlib import resources
 from itertools import pairwise
 from typing import Protocol
 
+from .acronyms import acronym_with_suffix, acronyms, capitalised, expansion_matches, trim_expansion, words_before_paren
 from .cleaning import SMALL_WORDS, dictionary, word_set
 
 # Names that abstracts mention but rarely introduce: baselines, benchmarks, generic acronyms.
@@ -74,14 +75,6 @@ _URL_SEGMENT = re.compile(r"/([A-Za-z0-9][A-Za-z0-9+._-]{1,30}?)(?:-[0-9A-F]{4})
 # The lookahead fails fast at most characters: a match starts only at the text's start, [.;:] or i/p.
 _APPOSITIVE = re.compile(rf"(?=[.;:ip]|^)(?:^|[.;:]\s+|\bintroduc\w+\s+|\bpropos\w+\s+|"
     rf"\bpresent\w*\s+)({_NAME}),\s+(?:a|an|the)\s+")
-_ACRONYM_WORD = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by)"
-_ACRONYM_NEXT = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by|[a-z][\w-]*)"
-# "Path of Least Resistance (PoLR)": the "(NAME)" is found first, then the
-# phrase that ends right before it; trying the phrase at every word is slow.
-_PAREN_ACRONYM = re.compile(r"\s+\(([A-Z][A-Za-z0-9-]{1,15})\)")
-_PHRASE_BEFORE = re.compile(rf"{_ACRONYM_WORD}(?:\s+{_ACRONYM_NEXT}){{1,12}}\Z")
-#: How far before "(NAME)" its phrase may start.
-_PHRASE_REACH = 400
 _BOLD_LETTERS = re.compile(r"((?:[A-Za-z-]*\*\*[A-Z]{1,3}\*\*[A-Za-z-]*\s*){2,})")
 _TEXTBF_LETTERS = re.compile(
     r"((?:[A-Za-z-]*\$?\\textbf\{[A-Z]{1,3}\}\$?[A-Za-z-]*[\s/]*(?:(?:with|of|and|for|the|via|in|on|to|from)\s+)?){2,})"
@@ -90,7 +83,6 @@ _COINED_IN_PARENS = re.compile(r"[A-Za-z]\s+\(((?=[A-Za-z0-9-]*[a-z][A-Za-z0-9-]
     r"[A-Z][a-z]+[A-Z])[A-Z][A-Za-z0-9-]{2,24})\)")
 _BOLD_NAME = re.compile(rf"\*\*({_NAME})\*\*|\\textbf\{{({_NAME})\}}")
 _MACRO_NAME = re.compile(r"\\([A-Z][A-Za-z0-9]{1,20})\{\}")
-_ARTICLE = re.compile(r"^(?:a|an|the)\s+(?:(?:new|novel|simple|general|first|unified|principled)\s+)*", re.I)
 @dataclass(frozen=True)
 class NameCandidate:
     """A word the abstract may name its contribution with, and the evidence for it."""
@@ -140,10 +132,10 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
     for match in _BOLD_LETTERS.finditer(raw) if bold else ():
         letters = "".join(re.findall(r"\*\*([A-Z]{1,3})\*\*", match.group(1)))
         if len(letters) >= 3:
-            name = _acronym_with_suffix(letters, raw)
+            name = acronym_with_suffix(letters, raw)
             mark(name, 0)
             # "**L**ength-b**A**sed **S**t**E**p **R**eward shaping (LASER)"
-            spelled = match.group(1).replace("**", "") + _words_before_paren(raw[match.end():])
+            spelled = match.group(1).replace("**", "") + words_before_paren(raw[match.end():])
             expansions[name] = " ".join(w[:1].upper() + w[1:].lower() for w in spelled.split())
     for match in _TEXTBF_LETTERS.finditer(raw) if "\\textbf" in raw else ():
         letters = "".join(re.findall(r"\\textbf\{([A-Z]{1,3})\}", match.group(1)))
@@ -160,11 +152,11 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
     for match in _APPOSITIVE.finditer(plain):
         mark(match.group(1), 6)
     inside_expansions: set[str] = set()
-    for phrase, acronym in _acronyms(plain):
-        if _expansion_matches(phrase, acronym) and _capitalised(phrase, acronym):
+    for phrase, acronym in acronyms(plain):
+        if expansion_matches(phrase, acronym) and capitalised(phrase, acronym):
             # "Path of Least Resistance (PoLR)" names a contribution; "self-supervised learning (SSL)" a field.
             mark(acronym, 7)
-            inside_expansions.update(_trim_expansion(phrase, acronym).split())
+            inside_expansions.update(trim_expansion(phrase, acronym).split())
             inside_expansions.discard(acronym)
     for match in _COINED_IN_PARENS.finditer(plain):
         # "World-Model-Based Policy Evaluation Environment (WorldGym), an ...": a coined name in parentheses.
@@ -201,7 +193,7 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
     first_cue = cues[0] if cues else len(plain)
     first_end = plain.find(". ") if ". " in plain else len(plain)
     opening_cue = bool(cues) and cues[0] < first_end
-    spelled_out = {acronym for _, acronym in _acronyms(plain)}
+    spelled_out = {acronym for _, acronym in acronyms(plain)}
     rows = []
     for name, position in sorted(first_seen.items(), key=lambda item: (item[1], item[0])):
         found = evidence.get(name)
@@ -398,25 +390,6 @@ def _url_names(raw: str) -> set[str]:
     return names
 
 
-def _capitalised(phrase: str, acronym: str) -> bool:
-    """Return True when the words spelling the acronym are mostly capitalised."""
-    words = [w for w in phrase.split() if w.lower() not in SMALL_WORDS]
-    tail = words[-max(2, sum(c.isupper() for c in acronym)):]
-    return bool(tail) and sum(w[0].isupper() for w in tail) / len(tail) >= 0.5
-
-
-def _words_before_paren(text: str) -> str:
-    # Up to three lowercase words between a spelled-out acronym and its "(NAME)".
-    match = re.match(r"((?:\s*[a-z][\w-]*){0,3})\s*\(", text)
-    return match.group(1) if match else ""
-
-
-def _acronym_with_suffix(letters: str, raw: str) -> str:
-    # "**L**ength-b**A**sed ... (LASER)": prefer the acronym as the text spells it.
-    spelled = re.search(rf"\b({letters}(?:-[A-Z0-9]+)?)\b", raw)
-    return spelled.group(1) if spelled else letters
-
-
 def looks_like_name(word: str) -> bool:
     """Return True for words shaped like a method name: GRACE, VisionReasoner, M3-Agent."""
     if len(word) < 2 or len(word) > 30 or word.lower() in SMALL_WORDS:
@@ -428,78 +401,3 @@ def looks_like_name(word: str) -> bool:
     return upper >= 2 or (upper >= 1 and any(c.isdigit() for c in word)) or (
         word[0].isupper() and any(c.isupper() for c in word[1:])
     )
-
-
-def _expansion_matches(phrase: str, acronym: str) -> bool:
-    """Return True when the phrase spells the acronym: its capitals, in order, end the phrase."""
-    letters = "".join(c for c in acronym if c.isupper())
-    if len(letters) < 2:
-        return False
-    initials = "".join(w[0] for w in re.split(r"[\s-]+", phrase) if w and w[0].isupper())
-    capitals = "".join(c for c in phrase if c.isupper())
-    return letters[:2] in initials or _subsequence(letters, capitals[-2 * len(letters):])
-
-
-@lru_cache(maxsize=16)
-@lru_cache(maxsize=4)
-def _acronyms(plain: str) -> tuple[tuple[str, str], ...]:
-    """Return each (phrase, "NAME") where a phrase of capitalised words is followed by "(NAME)"."""
-    found = []
-    floor = 0  # matches do not overlap: a phrase starts after the previous "(NAME)"
-    for paren in _PAREN_ACRONYM.finditer(plain):
-        phrase = _PHRASE_BEFORE.search(plain, max(floor, paren.start() - _PHRASE_REACH), paren.start())
-        if phrase:
-            found.append((phrase.group(0), paren.group(1)))
-            floor = paren.end()
-    return tuple(found)
-
-
-def _subsequence(needle: str, haystack: str) -> bool:
-    it = iter(haystack)
-    return all(c in it for c in needle)
-
-
-_LEADING_VERB = re.compile(
-    r"^(?:(?:we|this (?:paper|work))\s+)?(?:\w+ly\s+)?(?:introduce|propose|present|develop|design|call|term|"
-    r"name|dub)[sd]?\s+",
-    re.I,
-)
-
-
-def _trim_expansion(phrase: str, acronym: str) -> str:
-    """Keep the tail of a phrase that spells the acronym ("... via Contrastive Policy Optimization").
-
-    The acronym's capitals are matched from the end against each word's capitals
-    (or its first letter); up to three words that match nothing may sit between.
-    """
-    words = phrase.split()
-    letters = [c.lower() for c in acronym if c.isupper()]
-    j, start, misses = len(letters) - 1, len(words), 0
-    for i in range(len(words) - 1, -1, -1):
-        if j < 0:
-            break
-        word = words[i]
-        capitals = [c.lower() for c in word if c.isupper()] or [word[0].lower()]
-        k = len(capitals)
-        if letters[max(0, j - k + 1): j + 1] == capitals[-(j + 1):] or capitals[0] == letters[j]:
-            j -= min(k, j + 1) if letters[max(0, j - k + 1): j + 1] == capitals[-(j + 1):] else 1
-            start, misses = i, 0
-        elif word.lower() in SMALL_WORDS or word[0].islower():
-            misses += 1
-            if misses > 3:
-                break
-        else:
-            break
-    if j >= 0 or start == len(words):
-        # Letters that do not follow word initials ("SCORER"): take the run of
-        # capitalised words (and small words between them) that ends the phrase.
-        start = len(words)
-        while start > 0 and (words[start - 1][:1].isupper() or (
-            words[start - 1].lower() in SMALL_WORDS and start < len(words)
-        )):
-            start -= 1
-        while start < len(words) and words[start].lower() in SMALL_WORDS:
-            start += 1
-        if len(words) - start < 2:
-            return ""
-    return _ARTICLE.sub("", _LEADING_VERB.sub("", " ".join(words[start:])))
