@@ -3,7 +3,8 @@
     python bench/reader_request.py select --seed 29 --out ids.txt [--exclude other-ids.txt]
     python bench/reader_request.py write ids.txt --out /work/reader/requests/29-before.jsonl [--real-titles]
 
-`select` draws papers from the held-out part of ICLR 2025 (bench/split.py) by a
+`select` draws papers from the held-out part of ICLR 2025 (bench/split.py; `--part tune`
+for papers to calibrate on) by a
 seeded shuffle, half of them whose title today carries no name (`headline`) and
 half with one (`named-method`), and writes their ids; choose them before any
 result is read, and never tune on them. `write` runs the whole enrich stage on
@@ -35,10 +36,10 @@ from generator.settings import Settings
 CORPUS = ROOT.parent / "shared" / "corpora" / "iclr2025.jsonl"
 
 
-def held_out(corpus: Path) -> list[dict]:
-    """Return the held-out records of a corpus, in file order."""
+def part_records(corpus: Path, part: str) -> list[dict]:
+    """Return the records of one part of a corpus (bench/split.py), in file order."""
     with open(corpus, encoding="utf-8") as handle:
-        return [r for r in map(json.loads, handle) if part_of(r["id"]) == "held-out" and r.get("abstract")]
+        return [r for r in map(json.loads, handle) if part_of(r["id"]) == part and r.get("abstract")]
 
 
 def select(records: list[dict], seed: int, count: int, exclude: set[str]) -> list[str]:
@@ -79,14 +80,16 @@ def main() -> None:
     chooser.add_argument("--out", type=Path, required=True)
     chooser.add_argument("--exclude", type=Path, action="append", default=[])
     chooser.add_argument("--corpus", type=Path, default=CORPUS)
+    chooser.add_argument("--part", choices=["held-out", "tune"], default="held-out")
     writer = commands.add_parser("write")
     writer.add_argument("ids", type=Path)
     writer.add_argument("--out", type=Path, required=True)
     writer.add_argument("--real-titles", action="store_true")
     writer.add_argument("--corpus", type=Path, default=CORPUS)
+    writer.add_argument("--part", choices=["held-out", "tune"], default="held-out")
     args = parser.parse_args()
 
-    records = held_out(args.corpus)
+    records = part_records(args.corpus, args.part)
     if args.command == "select":
         exclude = {line.strip() for path in args.exclude for line in path.read_text().splitlines() if line.strip()}
         ids = select(records, args.seed, args.count, exclude)
@@ -95,7 +98,9 @@ def main() -> None:
         return
     ids = [line.strip() for line in args.ids.read_text().splitlines() if line.strip()]
     by_id = {r["id"]: r for r in records}
-    papers = {p.source_id: p for p in enriched(records)}
+    # A tune sample only calibrates titles and summaries: its digest is the sample alone (faster).
+    digest = records if args.part == "held-out" else [by_id[i] for i in ids]
+    papers = {p.source_id: p for p in enriched(digest)}
     with open(args.out, "w", encoding="utf-8") as handle:
         for paper_id in ids:
             record, paper = by_id[paper_id], papers[paper_id]

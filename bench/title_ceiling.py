@@ -45,7 +45,9 @@ def candidate_groups(records: list[dict]) -> list[tuple[bool, np.ndarray, np.nda
     model = load_model()
     groups = []
     for record in records:
-        name, candidates = clean_candidates(record, model.vocabulary, model.name, model.name_threshold)
+        name, candidates = clean_candidates(
+            record, model.vocabulary, model.name, model.name_threshold, model.sentence, model.compressor
+        )
         if len(candidates) >= 2:
             rows = np.array([candidate.features for candidate, _ in candidates])
             scores = np.array([rouge_l(title, record["title"]) for _, title in candidates])

@@ -65,7 +65,7 @@ class _Page:
 
 
 TagKind = Literal["area", "topic"]
-TitleSource = Literal["given", "named-method", "headline"]
+TitleSource = Literal["given", "named-method", "headline", "contribution"]
 
 
 @dataclass(frozen=True)
@@ -115,8 +115,9 @@ class Tag(_Page):
 class Paper(_Page):
     """One abstract and everything the pipeline learns about it.
 
-    The reader fills `abstract`, `collection` and `source`; enrichment adds the
-    id-derived `slug`, the `title`, the `plain` text, its `summary` and the `tags`.
+    The reader fills `abstract`, `collection` and `source` (and `tldr` when the source gives
+    one); enrichment adds the id-derived `slug`, the `title`, the `plain` text, its `summary`
+    and the `tags`.
     """
 
     FOLDER = PAPERS_FOLDER
@@ -127,6 +128,8 @@ class Paper(_Page):
     source: Source
     title: str = ""
     title_source: TitleSource = "headline"
+    #: How likely a strict reader would not call an inferred title bad (0 to 1; 1.0 for a given title).
+    title_confidence: float = 1.0
     slug: str = ""
     #: The abstract as plain prose (no markup, math as text), for exports.
     plain: str = ""
@@ -143,6 +146,8 @@ class Paper(_Page):
     #: The record's own date (YYYY-MM-DD), when it gives one (arXiv `published`, a `date` field).
     date: str = ""
     source_id: str = ""
+    #: The source's own one-line summary (a `tldr` / `TL;DR` field), used as the summary as given.
+    tldr: str = ""
     #: Ids of the most similar papers of the digest, best first.
     related: tuple[str, ...] = ()
     #: How many of the last `related` are weak matches (below the similarity floor, shown only to fill the list).

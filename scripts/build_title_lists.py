@@ -16,6 +16,11 @@ honest. Other corpora can be given as arguments; the same files give the same li
   abstracts use ("models", "language", "learning"). A short headline of only
   such words ("Large Language Models") names a field, not a paper
   (cleaning.title_defects counts it as generic).
+- generator/data/field_phrases.txt: phrases of two to four words (not starting or
+  ending with "of", "the", ...) that the opening sentences of at least TOPIC_COUNT
+  abstracts use: what abstracts name as their topic ("offline reinforcement
+  learning", "time series forecasting"). A headline that is only such a phrase
+  names the field, not the paper (cleaning.title_defects counts it as generic).
 """
 
 from __future__ import annotations
@@ -32,19 +37,38 @@ sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
 from generator.enrich.titles import looks_like_name
-from generator.enrich.titles.candidates import term_counts
+from generator.enrich.titles.candidates import sentences, term_counts
+from generator.enrich.titles.cleaning import SMALL_WORDS
+from generator.text import to_plain
 
 CORPORA = [ROOT.parent / "shared" / "corpora" / f for f in ("iclr2024.jsonl", "iclr2025.jsonl")]
 DATA = ROOT / "generator" / "data"
 MIN_COUNT = 3
 FIELD_SHARE = 0.03
+TOPIC_COUNT = 5
+_PUNCT = ".,;:!?\"'“”()[]"
+_ASIDE = re.compile(r"\([^()]*\)")
 NAME = re.compile(r"(?<![\w-])((?:\d{1,2}(?=[A-Za-z]))?[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*\+*)(?![\w-])")
 
 
-def word_lists(paths: list[Path]) -> tuple[list[str], list[str]]:
-    """Return the common names and the field words of the tune abstracts, each sorted."""
+def opening_phrases(abstract: str) -> set[str]:
+    """Return the phrases of two to four words of an abstract's opening sentence (no small word at either end)."""
+    opening = sentences(to_plain(abstract[:1500]))[:1]
+    words = [w.strip(_PUNCT).lower() for w in _ASIDE.sub(" ", opening[0]).split()] if opening else []
+    found = set()
+    for n in (2, 3, 4):
+        for i in range(len(words) - n + 1):
+            gram = words[i : i + n]
+            if all(gram) and gram[0] not in SMALL_WORDS and gram[-1] not in SMALL_WORDS:
+                found.add(" ".join(gram))
+    return found
+
+
+def word_lists(paths: list[Path]) -> tuple[list[str], list[str], list[str]]:
+    """Return the common names, the field words and the field phrases of the tune abstracts, each sorted."""
     names: collections.Counter[str] = collections.Counter()
     words: collections.Counter[str] = collections.Counter()
+    topics: collections.Counter[str] = collections.Counter()
     documents = 0
     for path in paths:
         with open(path, encoding="utf-8") as handle:
@@ -56,8 +80,10 @@ def word_lists(paths: list[Path]) -> tuple[list[str], list[str]]:
                 documents += 1
                 names.update({m for m in NAME.findall(abstract) if looks_like_name(m)})
                 words.update(set(term_counts(abstract)))
+                topics.update(opening_phrases(abstract))
     common = sorted(n for n, c in names.items() if c >= MIN_COUNT)
-    return common, sorted(w for w, c in words.items() if w and c > FIELD_SHARE * documents)
+    fields = sorted(w for w, c in words.items() if w and c > FIELD_SHARE * documents)
+    return common, fields, sorted(p for p, c in topics.items() if c >= TOPIC_COUNT)
 
 
 def main() -> None:
@@ -65,11 +91,12 @@ def main() -> None:
     parser.add_argument("corpora", nargs="*", type=Path, default=CORPORA)
     parser.add_argument("--out", type=Path, default=DATA, help="the folder the lists are written to")
     args = parser.parse_args()
-    names, fields = word_lists(args.corpora)
+    names, fields, phrases = word_lists(args.corpora)
     sources = ", ".join(p.name for p in args.corpora)
     for filename, words, what in (
         ("common_names.txt", names, f"Name-shaped words that at least {MIN_COUNT} abstracts mention"),
         ("field_words.txt", fields, f"Words that more than {FIELD_SHARE:.0%} of the abstracts use"),
+        ("field_phrases.txt", phrases, f"Phrases that the opening sentences of at least {TOPIC_COUNT} abstracts use"),
     ):
         header = (
             f"# {what}, in the tune part of {sources}\n"

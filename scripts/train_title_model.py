@@ -15,7 +15,25 @@ bench/titles.py measures the model on abstracts it has not seen. Three things ar
    no other abstract uses; the threshold is the
    lowest score that keeps named-method precision >= PRECISION over the tune part,
    each abstract scored by a scorer fitted on the other folds (FOLDS);
-3. two rankers (papers with a name, papers without): ridge regression on the
+3. the sentence scorer: logistic regression over each of the first sentences'
+   features (contribution.SENTENCE_FEATURES), labelled by whether it is the sentence
+   that shares the longest common word sequence with the real title (the title's
+   source); titles and summaries read its scores;
+4. the word labeller (compress.py): each real title's words are aligned to its
+   source sentence (the longest common word sequence); where the title takes at
+   least half its words from that sentence, every word of the sentence is labelled
+   kept or dropped, and a logistic regression over the words' features (those seen
+   in at least MIN_FEATURE_COUNT words) gives the keep scores; the keep/drop
+   transition weights are the log-odds of each label after the one before,
+   against its overall rate;
+6. the confidence (model.Confidence): logistic regression over the chosen title's
+   candidate features on abstracts the rankers were not fitted on, labelled by
+   whether the title shares at least LABEL_ROUGE of ROUGE-L with the real one; then
+   calibrated (Platt scaling) on a strict reader's verdicts of tune papers
+   (VERDICTS: the id, the title judged and good / fair / bad), each judged title
+   scored as the candidate that makes it; the threshold is the score at which
+   the calibrated probability of "not bad" is SAFE_BELOW;
+5. two rankers (papers with a name, papers without): ridge regression on the
    candidates' features, centred per abstract, against the ROUGE-L F1 of the
    title each candidate makes with the real title.
 
@@ -31,6 +49,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -42,12 +61,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
-from bench.titles import NAME_TITLE, contains_name, rouge_l
+from bench.titles import NAME_TITLE, contains_name, lcs_length, rouge_l, tokens
 from generator.enrich.titles import compose, title_defects, without_urls
-from generator.enrich.titles.candidates import FEATURES, generate, term_counts, word_key
+from generator.enrich.titles.candidates import generate, sentences, term_counts, word_key, word_rates
+from generator.enrich.titles.choice import choose_name
+from generator.enrich.titles.compress import Compressor, sentence_words, word_features
+from generator.enrich.titles.compress import key as word_of
+from generator.enrich.titles.contribution import READ_SENTENCES, SENTENCE_FEATURES, sentence_features
 from generator.enrich.titles.describe import descriptions
-from generator.enrich.titles.model import MODEL_FILE, SCORE_DECIMALS, Linear, vocabulary_from
-from generator.enrich.titles.names import NAME_FEATURES, choose_name, name_candidates
+from generator.enrich.titles.features import FEATURES
+from generator.enrich.titles.model import CONFIDENCE_FEATURES, MODEL_FILE, SCORE_DECIMALS, Linear, vocabulary_from
+from generator.enrich.titles.names import NAME_FEATURES, name_candidates
 from generator.text import clean, to_plain
 
 CORPORA = [ROOT.parent / "shared" / "corpora" / f for f in ("iclr2024.jsonl", "iclr2025.jsonl", "other-venues.jsonl")]
@@ -58,6 +82,8 @@ MIN_DF = 3
 #: Abstracts the rankers are fitted on (all of them for the vocabulary and the name scorer).
 RANKER_ABSTRACTS = 12000
 READ_CHARS = 6000
+# The ranker's order is overruled by these kinds (a name's own expansion, then its appositive), as in inference.
+PRIORITY = {"expansion": 0, "appositive": 1}
 
 
 #: Folds of the tune part whose out-of-fold scores choose the name threshold.
@@ -86,14 +112,21 @@ def load(paths: list[Path]) -> list[dict]:
 
 
 def count_vocabulary(records: list[dict]) -> dict[str, list[int]]:
-    """Per word: abstracts using it, and those whose title also has it."""
+    """Per word: abstracts using it, those whose title also has it, and those titles that start and end with it.
+
+    A "NAME: description" title starts where its description does.
+    """
     counts: dict[str, list[int]] = {}
     for record in records:
+        title = record["title"].split(": ", 1)[-1] if NAME_TITLE.match(record["title"]) else record["title"]
+        keys = [k for k in (word_key(w) for w in title.split()) if k]
         title_words = {word_key(w) for w in record["title"].split()}
         for word in term_counts(record["plain"]):
-            entry = counts.setdefault(word, [0, 0])
+            entry = counts.setdefault(word, [0, 0, 0, 0])
             entry[0] += 1
             entry[1] += word in title_words
+            entry[2] += bool(keys) and word == keys[0]
+            entry[3] += bool(keys) and word == keys[-1]
     return {w: c for w, c in sorted(counts.items()) if c[0] >= MIN_DF and w}
 
 
@@ -167,7 +200,156 @@ def _threshold(records: list[dict], validation: list[int], best: dict[int, tuple
     return round(chosen - 1e-6, SCORE_DECIMALS)
 
 
-def clean_candidates(record: dict, vocabulary, name_scorer, threshold: float) -> tuple[str, list]:
+def title_source_sentence(title: str, parts: list[str]) -> int:
+    """Return the index of the sentence sharing the longest common word sequence with the title (earliest on a tie)."""
+    words = title_words(title)
+    overlaps = [lcs_length(words, title_words(part)) for part in parts]
+    return max(range(len(parts)), key=lambda i: (overlaps[i], -i))
+
+
+def title_words(text: str) -> list[str]:
+    """Return the lowercase words of a text, as ROUGE-L counts them."""
+    return tokens(text)
+
+
+def train_sentences(records: list[dict]) -> Linear:
+    """Fit the sentence scorer: is this the sentence the real title was taken from?"""
+    rows, labels = [], []
+    for record in records:
+        parts = sentences(record["plain"])[:READ_SENTENCES]
+        if len(parts) < 2 or not title_words(record["title"]):
+            continue
+        source = title_source_sentence(record["title"], parts)
+        for index, part in enumerate(parts):
+            rows.append(sentence_features(part, index, len(parts)))
+            labels.append(index == source)
+    scorer = _fit_logistic(np.array(rows), np.array(labels))
+    print(f"sentence scorer: {len(rows)} sentences of {len(records)} abstracts")
+    return scorer
+
+
+#: A chosen title sharing at least this much ROUGE-L with the real title counts as not bad (the proxy label).
+LABEL_ROUGE = 0.2
+#: Abstracts (after those of the rankers) the confidence is fitted on.
+CONFIDENCE_ABSTRACTS = 6000
+#: A strict reader's verdicts of tune papers' titles, for the calibration (bench/reader_request.py).
+VERDICTS = ROOT / "bench" / "reader_samples" / "iclr2025-tune-calibration.verdicts.jsonl"
+#: Headlines less likely than this to be called "not bad" show the safe form.
+SAFE_BELOW = 0.7
+
+
+def chosen(record: dict, model: dict) -> tuple[str, list]:
+    """Return the name and the clean candidates in the order inference tries them (priority kinds, then score)."""
+    name, candidates = clean_candidates(
+        record, model["vocabulary"], model["name"], model["threshold"], model["sentence"], model["compressor"]
+    )
+    ranker = model["rankers"]["named" if name else "headline"]
+    order = sorted(range(len(candidates)), key=lambda i: (
+        PRIORITY.get(candidates[i][0].kind, len(PRIORITY)), -ranker.score(candidates[i][0].features), i
+    ))
+    return name, [candidates[i] for i in order]
+
+
+def train_confidence(records: list[dict], model: dict, verdicts: Path) -> dict:
+    """Fit the confidence on proxy labels and calibrate it on the strict reader's verdicts."""
+    rows, labels = [], []
+    for record in records[RANKER_ABSTRACTS : RANKER_ABSTRACTS + CONFIDENCE_ABSTRACTS]:
+        name, ordered = chosen(record, model)
+        if ordered:
+            candidate, title = ordered[0]
+            rows.append((*candidate.features, float(bool(name))))
+            labels.append(rouge_l(title, record["title"]) >= LABEL_ROUGE)
+    linear = _fit_logistic(np.array(rows), np.array(labels))
+    by_id = {r["id"]: r for r in records}
+    scores, fine = [], []
+    for line in verdicts.read_text(encoding="utf-8").splitlines() if verdicts.exists() else []:
+        judged = json.loads(line)
+        if judged["id"] not in by_id:
+            continue
+        name, ordered = chosen(by_id[judged["id"]], model)
+        match = next((c for c, title in ordered if title == judged["title"]), None)
+        if match is not None:
+            scores.append(linear.score((*match.features, float(bool(name)))))
+            fine.append(judged["verdict"] != "bad")
+    slope, intercept = 1.0, 0.0
+    if len(set(fine)) == 2:
+        platt = LogisticRegression(C=1.0).fit(np.array(scores).reshape(-1, 1), np.array(fine))
+        slope, intercept = round(float(platt.coef_[0][0]), SCORE_DECIMALS), round(float(platt.intercept_[0]), 6)
+    threshold = round((math.log(SAFE_BELOW / (1 - SAFE_BELOW)) - intercept) / slope, SCORE_DECIMALS)
+    print(f"confidence: {len(rows)} titles, {np.mean(labels):.3f} not bad by ROUGE-L; calibrated on {len(scores)} "
+          f"judged titles ({sum(fine)} not bad): slope {slope}, intercept {intercept}, threshold {threshold}")
+    return {"features": list(CONFIDENCE_FEATURES), "weights": list(linear.weights), "bias": linear.bias,
+            "slope": slope, "intercept": intercept, "threshold": threshold}
+
+
+#: A word feature seen in fewer training words gets no weight.
+MIN_FEATURE_COUNT = 5
+#: A title teaches the labeller only when at least this share of its words come from one sentence.
+ALIGNED_SHARE = 0.5
+
+
+def aligned_labels(title: str, words: list[str]) -> tuple[list[int], int]:
+    """Label each word of a sentence kept (1) when it is on the longest common word sequence with the title."""
+    wanted = [w for w in (word_of(word) for word in title.replace(":", " ").split()) if w]
+    have = [word_of(word) for word in words]
+    n, m = len(wanted), len(have)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            same = wanted[i] == have[j] and wanted[i]
+            table[i][j] = table[i + 1][j + 1] + 1 if same else max(table[i + 1][j], table[i][j + 1])
+    labels, i, j = [0] * m, 0, 0
+    while i < n and j < m:
+        if wanted[i] == have[j] and wanted[i]:
+            labels[j] = 1
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return labels, len(wanted)
+
+
+def train_compressor(records: list[dict], vocabulary) -> Compressor:
+    """Fit the word labeller on the sentences real titles were taken from."""
+    from sklearn.feature_extraction import DictVectorizer
+
+    rows: list[dict[str, int]] = []
+    labels: list[int] = []
+    pairs = np.zeros((2, 2))
+    for record in records:
+        parts = sentences(record["plain"])[:READ_SENTENCES]
+        if not parts or not title_words(record["title"]):
+            continue
+        # The sentence sharing most words with the title, the earliest on a tie.
+        labelled = [(i, words, *aligned_labels(record["title"], words)) for i, words in
+                    enumerate(sentence_words(part) for part in parts)]
+        index, words, kept, wanted = max(labelled, key=lambda row: (sum(row[2]), -row[0]))
+        if sum(kept) < ALIGNED_SHARE * wanted:
+            continue
+        keys = [word_of(w) for w in words]
+        for features in word_features(words, keys, word_rates(words, vocabulary), index):
+            rows.append(dict.fromkeys(features, 1))
+        labels.extend(kept)
+        for before, after in zip([0, *kept], kept, strict=False):
+            pairs[before, after] += 1
+    vectorizer = DictVectorizer()
+    x = vectorizer.fit_transform(rows)
+    seen = np.flatnonzero(np.asarray((x != 0).sum(axis=0)).ravel() >= MIN_FEATURE_COUNT)
+    names = [vectorizer.feature_names_[i] for i in seen]
+    model = LogisticRegression(C=0.5, max_iter=3000)
+    model.fit(x[:, seen], np.array(labels))
+    weights = {n: round(float(w), 4) for n, w in zip(names, model.coef_[0], strict=True) if abs(w) >= 1e-3}
+    rate = np.array([1 - np.mean(labels), np.mean(labels)])
+    transitions = np.log(pairs / pairs.sum(axis=1, keepdims=True)) - np.log(rate)
+    print(f"word labeller: {len(labels)} words, {sum(labels)} kept, {len(weights)} features")
+    (a, b), (c, d) = (tuple(round(float(v), SCORE_DECIMALS) for v in row) for row in transitions)
+    return Compressor(weights, round(float(model.intercept_[0]), SCORE_DECIMALS), ((a, b), (c, d)))
+
+
+def clean_candidates(
+    record: dict, vocabulary, name_scorer, threshold: float, sentence_scorer=None, compressor=None
+) -> tuple[str, list]:
     """Return the name chosen for an abstract and its candidates whose title has no defect, with that title."""
     found = choose_name(name_candidates(record["raw"], record["plain"]), name_scorer, threshold)
     name, described = "", []
@@ -175,16 +357,19 @@ def clean_candidates(record: dict, vocabulary, name_scorer, threshold: float) ->
         described = ([("expansion", found.expansion)] if found.expansion else [])
         described += descriptions(found.name, record["plain"])
         name = found.name
-    candidates = generate(record["plain"], vocabulary, name, described)
+    candidates = generate(record["plain"], vocabulary, name, described, True, sentence_scorer, compressor)
     titled = [(candidate, compose(name, candidate)) for candidate in candidates]
     return name, [(candidate, title) for candidate, title in titled if title and not title_defects(title)]
 
 
-def train_rankers(records: list[dict], vocabulary, name_scorer: Linear, threshold: float) -> dict[str, Linear]:
+def train_rankers(
+    records: list[dict], vocabulary, name_scorer: Linear, threshold: float, sentence_scorer: Linear,
+    compressor: Compressor,
+) -> dict[str, Linear]:
     """Fit the named and headline rankers on ROUGE-L against the real titles."""
     data: dict[str, tuple[list, list, list]] = {"named": ([], [], []), "headline": ([], [], [])}
     for record in records[:RANKER_ABSTRACTS]:
-        name, candidates = clean_candidates(record, vocabulary, name_scorer, threshold)
+        name, candidates = clean_candidates(record, vocabulary, name_scorer, threshold, sentence_scorer, compressor)
         rows = [candidate.features for candidate, _ in candidates]
         targets = [rouge_l(title, record["title"]) for _, title in candidates]
         if len(rows) < 2:
@@ -207,18 +392,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpora", nargs="*", type=Path, default=CORPORA)
     parser.add_argument("--out", type=Path, default=ROOT / "generator" / MODEL_FILE)
+    parser.add_argument("--verdicts", type=Path, default=VERDICTS, help="a strict reader's verdicts to calibrate on")
     args = parser.parse_args()
     start = time.perf_counter()
     records = load(args.corpora)
     print(f"{len(records)} tune abstracts from {', '.join(p.name for p in args.corpora)}")
     words = count_vocabulary(records)
     vocabulary = vocabulary_from(len(records), words)
+    sentence_scorer = train_sentences(records)
+    compressor = train_compressor(records, vocabulary)
     name_scorer, threshold = train_names(records)
-    rankers = train_rankers(records, vocabulary, name_scorer, threshold)
+    rankers = train_rankers(records, vocabulary, name_scorer, threshold, sentence_scorer, compressor)
+    parts = {"vocabulary": vocabulary, "name": name_scorer, "threshold": threshold, "sentence": sentence_scorer,
+             "compressor": compressor, "rankers": rankers}
+    confidence = train_confidence(records, parts, args.verdicts)
     model = {
         "name": {"features": list(NAME_FEATURES), "weights": list(name_scorer.weights),
                  "bias": name_scorer.bias, "threshold": threshold},
         **{key: {"features": list(FEATURES), "weights": list(r.weights), "bias": r.bias} for key, r in rankers.items()},
+        "sentence": {"features": list(SENTENCE_FEATURES), "weights": list(sentence_scorer.weights),
+                     "bias": sentence_scorer.bias},
+        "confidence": confidence,
+        "compress": {"weights": compressor.weights, "bias": compressor.bias,
+                     "transitions": [list(row) for row in compressor.transitions]},
         "vocabulary": {"documents": len(records), "words": words},
     }
     args.out.write_text(json.dumps(model, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")

@@ -29,8 +29,9 @@ from .related import (
     strongest_terms,
     vectorize,
 )
+from .summaries import summarize
 from .tags import Topic, keyword_tags, load_topics, tag_slug
-from .titles import infer_title_from, sentences, unique_titles
+from .titles import infer_title_from, unique_titles
 from .topic_model import load_topic_model, rank_topics
 
 log = logging.getLogger(__name__)
@@ -44,17 +45,6 @@ def paper_slug(title: str, paper_id: str) -> str:
     # or removing papers never renames another paper's page.
     stem = slugify(title, max_length=_SLUG_WORDS, word_boundary=True, save_order=True) or "paper"
     return f"{stem}-{paper_id[:6]}"
-
-
-def summarize(plain: str, max_chars: int) -> str:
-    """Return the first sentence of a plain-text abstract, shortened to `max_chars`."""
-    # Only the opening can hold it: a first sentence that runs past twice the
-    # limit is cut at the limit either way.
-    parts = sentences(plain[: 2 * max_chars + 64])
-    first = parts[0] if parts else plain
-    if len(first) <= max_chars:
-        return first
-    return first[: max_chars - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
 
 
 def _without_area_names(tags: list[Tag], area_slugs: set[str]) -> list[Tag]:
@@ -84,27 +74,36 @@ class _Analysis:
     plain: str
     title: str
     title_source: str
+    #: The inferred title's confidence (1.0 for a given title).
+    title_confidence: float
     #: Topics from the keywords a structured source gives (inferred ones are added per batch).
     topics: list[Tag]
-    #: The plain text without trailing notes ("Code is available at ..."): what the summary is taken from.
+    #: The plain text without trailing notes ("Code is available at ..."): what titles are inferred from.
     lead: str
+    #: The one-line summary: the source's tldr, else the contribution sentence (`summaries.py`).
+    summary: str = ""
     #: Next-best inferred topics, shown only when folding leaves the paper none.
     reserve: tuple[Tag, ...] = ()
 
 
-def _analyse(job: tuple[str, str, tuple[str, ...], int], topics: tuple[Topic, ...]) -> _Analysis:
+#: What one paper's analysis reads: abstract, given title, keywords, tldr, title and summary lengths.
+_Job = tuple[str, str, tuple[str, ...], str, int, int]
+
+
+def _analyse(job: _Job, topics: tuple[Topic, ...]) -> _Analysis:
     """Analyse one paper: a pure function of its own fields (run in a worker for large digests)."""
-    abstract, given_title, keywords, max_chars = job
+    abstract, given_title, keywords, tldr, max_chars, max_summary = job
     plain = to_plain(abstract)
     # A trailing note ("Code is available at ...", "REVISED: ...") is never the title or the summary.
     body = without_tail_notes(abstract)
     lead = plain if body == abstract else to_plain(body)
     if given_title:
-        title, source = given_title, "given"
+        title, source, confidence = given_title, "given", 1.0
     else:
         inferred = infer_title_from(body, lead, max_chars)
-        title, source = inferred.title, inferred.source
-    return _Analysis(plain, title, source, keyword_tags(keywords, topics), lead)
+        title, source, confidence = inferred.title, inferred.source, inferred.confidence
+    summary = summarize(lead, max_summary, to_plain(tldr) if tldr else "")
+    return _Analysis(plain, title, source, confidence, keyword_tags(keywords, topics), lead, summary)
 
 
 #: Abstracts per job of the worker pool: its areas are predicted in one batch.
@@ -112,7 +111,7 @@ _BATCH = 250
 
 
 def _analyse_batch(
-    jobs: list[tuple[str, str, tuple[str, ...], int]], topics: tuple[Topic, ...] | None = None
+    jobs: list[_Job], topics: tuple[Topic, ...] | None = None
 ) -> tuple[list[_Analysis], list[list[AreaGuess]]]:
     """Analyse a batch of papers and predict their areas (each row on its own, so batches do not matter).
 
@@ -147,7 +146,8 @@ def _to_json(analysis: _Analysis, guesses: list[AreaGuess]) -> dict:
     """Return what the cache keeps of one paper's analysis (everything, as JSON)."""
     return {
         "plain": analysis.plain, "title": analysis.title, "title_source": analysis.title_source,
-        "lead": analysis.lead, "topics": [_tag_json(t) for t in analysis.topics],
+        "title_confidence": analysis.title_confidence,
+        "lead": analysis.lead, "summary": analysis.summary, "topics": [_tag_json(t) for t in analysis.topics],
         "reserve": [_tag_json(t) for t in analysis.reserve],
         "areas": [[g.area.label, g.area.name, g.probability, list(g.evidence)] for g in guesses],
     }
@@ -156,8 +156,9 @@ def _to_json(analysis: _Analysis, guesses: list[AreaGuess]) -> dict:
 def _from_json(data: dict) -> tuple[_Analysis, list[AreaGuess]]:
     """Return the analysis the cache kept; raise ValueError, KeyError or TypeError when it does not decode."""
     analysis = _Analysis(
-        str(data["plain"]), str(data["title"]), str(data["title_source"]), [_tag_of(t) for t in data["topics"]],
-        str(data["lead"]), tuple(_tag_of(t) for t in data["reserve"]),
+        str(data["plain"]), str(data["title"]), str(data["title_source"]), float(data["title_confidence"]),
+        [_tag_of(t) for t in data["topics"]],
+        str(data["lead"]), str(data["summary"]), tuple(_tag_of(t) for t in data["reserve"]),
     )
     guesses = [AreaGuess(Area(str(label), str(name)), float(p), tuple(str(e) for e in evidence))
                for label, name, p, evidence in data["areas"]]
@@ -169,10 +170,11 @@ def _analyse_all(
 ):
     """Return each paper's analysis and area guesses, in input order; what `cache` holds is not analysed again."""
     jobs = [
-        (p.abstract, p.title if p.title and p.title_source == "given" else "", p.keywords, settings.max_title_chars)
+        (p.abstract, p.title if p.title and p.title_source == "given" else "", p.keywords, p.tldr,
+         settings.max_title_chars, settings.max_summary_chars)
         for p in papers
     ]
-    keys = [entry_key(abstract, title, keywords) for abstract, title, keywords, _ in jobs]
+    keys = [entry_key(abstract, title, keywords, tldr) for abstract, title, keywords, tldr, _, _ in jobs]
     known: dict[int, tuple[_Analysis, list[AreaGuess]]] = {}
     if cache is not None:
         try:
@@ -256,8 +258,8 @@ def enrich_digest(
     # properties of the whole digest.
     analyses, guesses = _analyse_all(papers, topics, settings, progress, cache)
     plains = [a.plain for a in analyses]
-    titled = [(a.title, a.title_source) for a in analyses]
-    base_titles = [title for title, _ in titled]
+    titled = [(a.title, a.title_source, a.title_confidence) for a in analyses]
+    base_titles = [title for title, _, _ in titled]
     titles = unique_titles(base_titles, [paper.collection for paper in papers])
     candidates = [_without_area_names(a.topics, area_slugs) for a in analyses]
     candidates = _consistent_names(candidates)
@@ -296,9 +298,10 @@ def enrich_digest(
                 paper,
                 title=titles[i],
                 title_source=titled[i][1],
+                title_confidence=titled[i][2],
                 slug=paper_slug(base_titles[i], paper.id),
                 plain=plains[i],
-                summary=summarize(analyses[i].lead, settings.max_summary_chars),
+                summary=analyses[i].summary,
                 tags=tuple(tags),
                 related=tuple(papers[j].id for j in related[i][0]),
                 related_weak=related[i][1],

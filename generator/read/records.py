@@ -33,6 +33,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "date": ("date", "published", "content.date", "created", "pub_date"),
     "url": ("url", "pdf", "content.pdf.value", "link", "html_url", "pdf_url"),
     "area": ("primary_area", "content.primary_area.value", "area", "track", "category", "primary_category"),
+    "tldr": ("tldr", "tl;dr", "tl_dr", "content.tldr.value", "content.tldr", "content.tl;dr.value", "content.tl;dr"),
 }
 _ATOM = "{http://www.w3.org/2005/Atom}"
 _ARXIV = "{http://arxiv.org/schemas/atom}"
@@ -252,6 +253,7 @@ def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record"
         "url": _optional_text(fields, "url"),
         "given_area": _optional_text(fields, "area"),
         "date": leading_date(_optional_text(fields, "date")),
+        "tldr": _optional_text(fields, "tldr"),
     }
     return values, Source(name, record.index, record.line, unit)
 
@@ -272,6 +274,7 @@ def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:
         year=values["year"],
         date=values["date"],
         source_id=values["source_id"],
+        tldr=values["tldr"],
     )
 
 

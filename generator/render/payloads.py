@@ -37,6 +37,7 @@ def papers_json_row(p: Paper, collections: dict[str, Collection]) -> str:
         "title": p.title,
         "title_inferred": p.title_inferred,
         "title_source": p.title_source,
+        "title_confidence": p.title_confidence,
         "summary": p.summary,
         "tags": [
             {"name": t.name, "slug": t.slug, "kind": t.kind, "url": t.url, "confidence": t.confidence,

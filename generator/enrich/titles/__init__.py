@@ -14,18 +14,29 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ...read.hyphenation import dehyphenate
 from ...text import clean, plain_from_clean
 from .candidates import Candidate, generate, sentences
-from .cleaning import drop_dangling, math_as_text, mend_expansion, polish, title_defects
+from .choice import choose_name
+from .cleaning import SMALL_WORDS, drop_dangling, math_as_text, mend_expansion, polish
+from .contribution import (
+    READ_SENTENCES,
+    contribution_index,
+    names_the_opening,
+    opening_words,
+    sentence_scores,
+    states_contribution,
+)
+from .defects import field_core, title_defects
 from .describe import descriptions
 from .model import TitleModel, load_model
-from .names import NameCandidate, choose_name, count_word, looks_like_name, name_candidates
+from .names import NameCandidate, count_word, looks_like_name, name_candidates
 
 __all__ = [
-    "InferredTitle", "count_word", "infer_title", "infer_title_from", "looks_like_name", "sentences",
-    "title_defects", "unique_titles", "without_urls",
+    "InferredTitle", "contribution_index", "count_word", "infer_title", "infer_title_from", "looks_like_name",
+    "sentence_scores", "sentences", "states_contribution", "title_defects", "unique_titles", "without_urls",
 ]
 
 
@@ -34,8 +45,10 @@ class InferredTitle:
     """A title and how it was found."""
 
     title: str
-    source: str  # "named-method" or "headline"
+    source: str  # "named-method", "headline" or "contribution"
     name: str = ""
+    #: How likely a strict reader would not call the title bad (calibrated on the tune parts; 0 to 1).
+    confidence: float = 1.0
 
 
 # Rules for what is plainly right: a name's own expansion, then what the abstract says it is
@@ -78,7 +91,8 @@ def without_urls(plain: str) -> str:
 
 
 def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
-    plain = without_urls(plain)
+    # "in- creasingly" (a PDF's line-break hyphen) must not give a title "Creasingly ...".
+    plain = dehyphenate(without_urls(plain))
     model = load_model()
     names = name_candidates(raw, plain)
     found = choose_name(names, model.name, model.name_threshold)
@@ -95,20 +109,129 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
     attempts = [(name, True, ()), (name, False, ()), (name, True, ("generic",)), ("", False, ())]
     candidates: list[Candidate] = []
     ranked: list[int] = []
+    opening = opening_words(sentences(plain[:1500])[:1])
     for attempt_name, from_name, tolerated in attempts if name else attempts[-1:]:
-        candidates = generate(plain, model.vocabulary, attempt_name, described if attempt_name else [], from_name)
+        candidates = generate(plain, model.vocabulary, attempt_name, described if attempt_name else [], from_name,
+                              model.sentence, model.compressor)
         scorer = model.named if attempt_name else model.headline
         ranked = sorted(range(len(candidates)), key=lambda i: (-scorer.score(candidates[i].features), i))
         # A name's own expansion is its title ("PoLR: Path of Least Resistance"): a rule, not a guess.
         # (sorted() is stable: within a priority the ranker's order stays.)
         ranked = sorted(ranked, key=lambda i: _PRIORITY.get(candidates[i].kind, len(_PRIORITY)))
+        if not attempt_name:
+            # A paper without a name is titled after the sentence that says what it does, when one does:
+            # the opening and the background are what a reader calls a bad title.
+            parts = sentences(plain)[:READ_SENTENCES]
+            stated = contribution_index(parts, sentence_scores(parts, model.sentence))
+            if stated is not None:
+                ranked = [i for i in ranked if candidates[i].sentence == stated] + [
+                    i for i in ranked if candidates[i].sentence != stated]
         for index in ranked:
             if attempt_name and any(other in candidates[index].text for other in others):
                 continue
             title = compose(attempt_name, candidates[index])
             if title and len(title) <= max_chars and set(title_defects(title)) <= set(tolerated):
-                return InferredTitle(title, "named-method" if attempt_name else "headline", attempt_name)
-    return _fallback("", candidates, ranked, plain, max_chars)
+                if not attempt_name and not _reads_as_headline(title, candidates[index], opening, model):
+                    continue
+                if attempt_name and candidates[index].kind == "expansion":
+                    title = _with_task(title, candidates[index], candidates, ranked, opening, max_chars, plain)
+                logit = model.confidence.logit(candidates[index].features, bool(attempt_name))
+                if not attempt_name and logit < model.confidence.threshold:
+                    # An unsure headline gives way to the contribution sentence's own title when that is surer.
+                    safe = _contribution_clause(plain, candidates, ranked, opening, max_chars, model)
+                    if safe and safe[1] > logit:
+                        return safe[0]
+                source = "named-method" if attempt_name else "headline"
+                return InferredTitle(title, source, attempt_name, model.confidence.probability(logit))
+    return _fallback("", candidates, ranked, plain, max_chars, model)
+
+
+_FINITE = re.compile(r" (?:Is|Are|Was|Were|Has|Have|Had) ")
+#: Of the titles that use a frequent word, fewer than this share start (end) with it: a cut phrase does.
+_RARE_EDGE = 0.01
+_FREQUENT = 3.0  # idf at most this: a word many abstracts use
+
+
+def _reads_as_headline(title: str, candidate: Candidate, opening: list[str], model: TitleModel) -> bool:
+    """Return False for a headline a reader would call bad though it has no defect of its own.
+
+    The topic the abstract opens on ("Neural Network Pruning"); a statement that is not the paper's
+    finding ("HMC Is Known to Run Efficiently", from any sentence but "we show that"); a phrase that
+    starts or ends where real titles almost never do ("Notably Backdoors Created", "... Models Possess"),
+    measured on the corpora's titles.
+    """
+    words = _words(title)
+    if names_the_opening(field_core(words), opening):
+        return False
+    if candidate.kind != "show" and _FINITE.search(title):
+        return False
+    vocabulary = model.vocabulary
+    for word, rates in ((words[0], vocabulary.start_rate), (words[-1], vocabulary.end_rate)):
+        if rates.get(word, 1.0) < _RARE_EDGE and vocabulary.idf.get(word, 99.0) <= _FREQUENT:
+            return False
+    return True
+
+
+def _contribution_clause(
+    plain: str, candidates: list[Candidate], ranked: list[int], opening: list[str], max_chars: int, model: TitleModel
+) -> tuple[InferredTitle, float] | None:
+    """Return the safe form of an unsure headline and its confidence score: the best title of the contribution sentence.
+
+    The sentence that says in the first person what the paper does ("we propose a ...") is the
+    one a reader checks a title against: the best-ranked clean candidate cut or compressed from
+    it is never the background or the field. None when no sentence states a contribution or
+    none of its candidates reads clean.
+    """
+    parts = sentences(plain)[:READ_SENTENCES]
+    index = contribution_index(parts, sentence_scores(parts, model.sentence))
+    if index is None:
+        return None
+    for at in ranked:
+        candidate = candidates[at]
+        if candidate.sentence != index or candidate.kind not in _CLAUSE_KINDS:
+            continue
+        title = compose("", candidate)
+        if not title or len(title) > max_chars or title_defects(title):
+            continue
+        if not _reads_as_headline(title, candidate, opening, model):
+            continue
+        logit = model.confidence.logit(candidate.features, False)
+        return InferredTitle(title, "contribution", "", model.confidence.probability(logit)), logit
+    return None
+
+
+#: The candidates a contribution clause is taken from: what follows "we propose / study / show", compressed or cut.
+_CLAUSE_KINDS = frozenset(("propose", "study", "show", "cue", "by", "compressed"))
+
+
+def _with_task(
+    title: str, expansion: Candidate, candidates: list[Candidate], ranked: list[int], opening: list[str],
+    max_chars: int, plain: str,
+) -> str:
+    """Add what the method is for to a name's expansion that does not say it: "LPVS: ... Scaling for Weight Init".
+
+    An expansion says its task when one of its words is a word of the abstract's opening sentence
+    (its topic); otherwise the best-ranked "<expansion> for <task>" candidate that reads clean is taken.
+    """
+    words = {w for w in _words(expansion.text) if w not in SMALL_WORDS}
+    if words & set(opening) or not words:
+        return title
+    name = title.split(": ", 1)[0]
+    # The task is said where the paper speaks of its own work: a sentence naming it or stating a contribution
+    # (not "Explanations are critical for trust" of the opening).
+    own = [p.lower() for p in sentences(plain)[:READ_SENTENCES] if name in p or states_contribution(p)]
+    for index in ranked:
+        candidate = candidates[index]
+        if candidate.kind == "combined" and candidate.text.startswith(expansion.text + " for "):
+            # Written as the expansion is ("EXplanation AGREEment" -> "Explanation Agreement").
+            longer = compose(name, replace(candidate, kind="expansion"))
+            purpose = candidate.text[len(expansion.text) + 1 :]
+            task = set(_words(purpose)) - SMALL_WORDS
+            if longer and len(longer) <= max_chars and not title_defects(longer) and task & set(opening) and any(
+                purpose.lower() in sentence for sentence in own
+            ):
+                return longer
+    return title
 
 
 def _with_suffix(name: str, plain: str) -> str:
@@ -146,13 +269,23 @@ def _one_clause(text: str, keep_short_head: bool = False) -> str:
     return tail if len(head.split()) <= 2 else head
 
 
+def _words(title: str) -> list[str]:
+    """Return a title's words, lowercase, without punctuation."""
+    return [w.strip(",;:.!?()\"'").lower() for w in title.split()]
+
+
 def _first_upper(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    # Math keeps its case: "π³, a Feed-Forward Network" is never "Π³, ...".
+    return text[:1].upper() + text[1:] if text[:1].isascii() else text
 
 
-def _fallback(name: str, candidates: list[Candidate], ranked: list[int], plain: str, max_chars: int) -> InferredTitle:
-    """Shorten the best candidate to fit when no candidate reads clean as it is."""
+def _fallback(
+    name: str, candidates: list[Candidate], ranked: list[int], plain: str, max_chars: int, model: TitleModel
+) -> InferredTitle:
+    """Shorten the best candidate to fit when no candidate reads clean as it is (its confidence: the best's)."""
     source = "named-method" if name else "headline"
+    confidence = model.confidence.probability(model.confidence.logit(candidates[ranked[0]].features, bool(name))) \
+        if ranked else 0.0
     texts = [compose(name, candidates[i]) for i in ranked] or [name or polish(" ".join(plain.split()[:12]))]
     for text in texts:
         words = drop_dangling(text.split())
@@ -160,9 +293,10 @@ def _fallback(name: str, candidates: list[Candidate], ranked: list[int], plain: 
             words = drop_dangling(words[:-1])
         title = " ".join(words)
         if title and not title_defects(title):
-            return InferredTitle(title, source, name)
+            return InferredTitle(title, source, name, confidence)
     title = " ".join(drop_dangling(texts[0].split()[:12])) if texts[0] else "Untitled Abstract"
-    return InferredTitle(title or "Untitled Abstract", source, name)
+    return InferredTitle(title or "Untitled Abstract", source, name, confidence)
+
 
 
 def unique_titles(titles: list[str], disambiguators: list[str]) -> list[str]:

@@ -11,19 +11,20 @@ this abstract against the corpus (`Vocabulary`).
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import replace
+from functools import lru_cache
 
 from .cleaning import NEEDS_MORE, SMALL_WORDS, word_set
+from .compress import PARENTHETICAL, Compressor, compressions, sentence_words
+from .contribution import READ_SENTENCES, Scorer, sentence_scores
+from .features import Candidate, SpanContext, Vocabulary, spans
 
 # A sentence ends at . ! ? after a word of two or more characters (not "e.g.",
 # "Fig.", "1."), before a capital.
 _SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)\]\"”'][A-Za-z0-9%)\]\"”'][.!?])\s+(?=[A-Z\"“(\[])")
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|resp|cf|approx)\.$", re.I)
-# An aside in brackets, not a name's own "(3)" ("E(3)-Equivariant", "SO(3)").
-_PARENTHETICAL = re.compile(r"\s*(?<![\w-])[(\[][^()\[\]]*[)\]]")
 _LEADERS = re.compile(
     r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|solve) "
     r"(?:this|these|the)(?: \w+){0,2}|in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|"
@@ -59,10 +60,6 @@ _CUE_KINDS = {
     "consider": "study", "focus on": "study", "show": "show", "demonstrate": "show", "prove": "show",
     "find": "show", "reveal": "show", "establish": "show", "argue": "show", "theoretically show": "show",
 }
-KINDS = (
-    "expansion", "appositive", "before", "copula", "propose", "study", "show", "cue", "sentence", "by", "purpose",
-    "combined",
-)
 # "for autonomous driving", "in offline reinforcement learning": what a method is for, which real
 # titles add to its description ("3CIL: Causality-Inspired ... Imitation Learning for Autonomous Driving").
 _FOR_PHRASE = re.compile(
@@ -85,46 +82,19 @@ _BOUNDARY_NEXT = SMALL_WORDS | NEEDS_MORE | word_set(
     "enables allows improves yields shows demonstrates can could may might should would must has have "
     "had do does significantly substantially thereby"
 )
-_REFERENCE_WORDS = word_set("this these those such their our we us its it they")
 _PUNCT = ".,;:!?\"'“”()[]"
 _MIN_WORDS, _MAX_WORDS = 3, 14
 #: How many sentences are read for candidates: titles come from the opening and the contribution.
 _SENTENCES = 8
 
-FEATURES = (
-    *(f"kind_{k}" for k in KINDS),
-    *(f"sentence_{i}" for i in range(6)),
-    "contribution_sentence", "name_sentence", "length", "length_squared",
-    "len_3", "len_4_6", "len_7_9", "len_10_12", "len_13",
-    "end_punct", "end_sentence", "end_before_boundary", "mean_idf", "max_idf", "mean_tf", "repeated", "stop",
-    "title_rate", "min_title_rate", "first_ing", "first_verb_s", "first_wh", "has_name", "other_names",
-    "has_digit", "commas", "ands", "reference", "first_title_rate",
-)
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """Corpus statistics per word: inverse document frequency and how often the word reaches the title."""
-
-    idf: dict[str, float]
-    title_rate: dict[str, float]
-    unknown_idf: float
-    unknown_rate: float
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A phrase that may become the title (or the part after "NAME: "), with its features."""
-
-    text: str
-    kind: str
-    sentence: int
-    start: int
-    features: tuple[float, ...]
-
-
 def sentences(plain: str) -> list[str]:
     """Split plain text into sentences."""
+    return list(_sentences(plain))
+
+
+@lru_cache(maxsize=8)
+def _sentences(plain: str) -> tuple[str, ...]:
+    # Kept: titles, their safe form and the summary all split the same abstract.
     parts: list[str] = []
     for piece in _SENTENCE_END.split(plain):
         piece = piece.strip()
@@ -135,7 +105,7 @@ def sentences(plain: str) -> list[str]:
             parts[-1] = f"{parts[-1]} {piece}"
         else:
             parts.append(piece)
-    return parts
+    return tuple(parts)
 
 
 def word_key(word: str) -> str:
@@ -150,16 +120,21 @@ def term_counts(plain: str) -> Counter[str]:
 
 def generate(
     plain: str, vocabulary: Vocabulary, name: str = "", described: list[tuple[str, str]] | None = None,
-    from_name: bool = True,
+    from_name: bool = True, sentence_scorer: Scorer | None = None, compressor: Compressor | None = None,
 ) -> list[Candidate]:
     """Return the candidate titles of an abstract, in a stable order (sentence, start, length).
 
     With a `name` and `from_name`, sentences before the one that first mentions the name are skipped.
+    With a `sentence_scorer`, each candidate weighs the score of its sentence; with a `compressor`,
+    a paper without a name also gets titles compressed from its best-scored sentences.
     """
     counts = term_counts(plain)
-    parts = sentences(plain)[:_SENTENCES]
+    read = sentences(plain)[:READ_SENTENCES]
+    parts = read[:_SENTENCES]
     contribution = next((i for i, s in enumerate(parts) if _CUE.search(s)), 0)
-    context = _Context(counts, vocabulary, name.lower(), contribution, -1)
+    # Scored among the sentences the scorer reads (the same scores the summary's choice sees).
+    scores = tuple(sentence_scores(read, sentence_scorer)[: len(parts)]) if sentence_scorer else (0.0,) * len(parts)
+    context = SpanContext(counts, vocabulary, name.lower(), contribution, -1, scores)
     out: list[Candidate] = []
     for kind, phrase in described or ():
         words = phrase.split()
@@ -167,7 +142,7 @@ def generate(
             # An expansion is taken whole; a description may be cut at any phrase boundary.
             keys = [word_key(w) for w in words]
             ends = [len(words)] if kind == "expansion" or len(words) <= _MIN_WORDS else _ends(words, keys)
-            out.extend(_spans(words, keys, ends or [len(words)], kind, -1, context))
+            out.extend(spans(words, keys, ends or [len(words)], kind, -1, context))
     if name and described:
         out.extend(_combined(out, parts, context))
     # A named paper's description comes from where the name is introduced or later:
@@ -177,9 +152,9 @@ def generate(
     for index, sentence in enumerate(parts):
         if index < first:
             continue
-        context = _Context(counts, vocabulary, name.lower(), contribution, index if index == mention else -2)
+        context = SpanContext(counts, vocabulary, name.lower(), contribution, index if index == mention else -2, scores)
         if "(" in sentence or "[" in sentence:
-            sentence = _PARENTHETICAL.sub("", sentence)
+            sentence = PARENTHETICAL.sub("", sentence)
         if "—" in sentence:
             # An em dash ends a phrase as a comma does ("Models—adapting").
             sentence = sentence.replace("—", ", ")
@@ -189,11 +164,42 @@ def generate(
         for kind, offset in starts:
             words = sentence[offset:].split()[: _MAX_WORDS + 1]
             keys = [word_key(w) for w in words]
-            out.extend(_spans(words, keys, _ends(words, keys), kind, index, context))
+            out.extend(spans(words, keys, _ends(words, keys), kind, index, context))
+    if compressor and not name:
+        out.extend(_compressed(parts, scores, compressor, context))
     return out
 
 
-def _combined(described: list[Candidate], parts: list[str], context: _Context) -> list[Candidate]:
+#: Sentences (the best-scored) a title is compressed from.
+_COMPRESSED_SENTENCES = 3
+
+
+def _compressed(
+    parts: list[str], scores: tuple[float, ...], compressor: Compressor, context: SpanContext
+) -> list[Candidate]:
+    """Return the titles the compressor keeps from the best-scored sentences (`compress.py`)."""
+    vocabulary = context.vocabulary
+    best = sorted(range(len(parts)), key=lambda i: (-scores[i], i))[:_COMPRESSED_SENTENCES]
+    out: list[Candidate] = []
+    for index in sorted(best):
+        words = sentence_words(parts[index])
+        rates = word_rates(words, vocabulary)
+        for compression in compressions(compressor, words, rates, index):
+            kept = [w.strip(_PUNCT) for w in compression.words]
+            kept = [w for w in kept if w]
+            keys = [word_key(w) for w in kept]
+            if len(kept) >= _MIN_WORDS:
+                margin = replace(context, margin=compression.margin)
+                out.extend(spans(kept, keys, [len(kept)], "compressed", index, margin))
+    return out
+
+
+def word_rates(words: list[str], vocabulary: Vocabulary) -> list[int]:
+    """Return how often each word reaches real titles, in tenths (0-9): a feature of the compressor."""
+    return [min(int(10 * vocabulary.title_rate.get(word_key(w), vocabulary.unknown_rate)), 9) for w in words]
+
+
+def _combined(described: list[Candidate], parts: list[str], context: SpanContext) -> list[Candidate]:
     """Return descriptions of the name followed by what it is for: "<expansion> for <task>"."""
     heads = [c for c in described if c.kind in ("expansion", "appositive", "before") and len(c.text.split()) <= 8]
     heads = [c for c in heads if " for " not in c.text and " in " not in c.text][:3]
@@ -202,7 +208,7 @@ def _combined(described: list[Candidate], parts: list[str], context: _Context) -
     purposes: list[str] = []
     for sentence in parts[:6]:
         if "(" in sentence or "[" in sentence:
-            sentence = _PARENTHETICAL.sub("", sentence)
+            sentence = PARENTHETICAL.sub("", sentence)
         for match in _FOR_PHRASE.finditer(sentence):
             words = sentence[match.end():].split()[:_FOR_WORDS + 1]
             keys = [word_key(w) for w in words]
@@ -221,7 +227,7 @@ def _combined(described: list[Candidate], parts: list[str], context: _Context) -
                 return out
             words = f"{head.text} {purpose}".split()
             keys = [word_key(w) for w in words]
-            out.extend(_spans(words, keys, [len(words)], "combined", -1, context))
+            out.extend(spans(words, keys, [len(words)], "combined", -1, context))
     return out
 
 
@@ -261,103 +267,3 @@ def _ends(words: list[str], keys: list[str]) -> list[int]:
         if last[-1] in ".,;:!?)" or end == len(words) or keys[end] in _BOUNDARY_NEXT:
             ends.append(end)
     return ends
-
-
-@dataclass(frozen=True)
-class _Context:
-    counts: Counter[str]
-    vocabulary: Vocabulary
-    name: str
-    contribution: int
-    #: The span's sentence index when that sentence first mentions the name (-1 for the name's descriptions).
-    mention: int
-
-
-def _spans(
-    words: list[str], keys: list[str], ends: list[int], kind: str, sentence: int, context: _Context
-) -> list[Candidate]:
-    """Return the candidates words[:end] for each end; word statistics are summed once, as the span grows."""
-    if not ends:
-        return []
-    vocabulary, counts = context.vocabulary, context.counts
-    kind_features = tuple(float(kind == k) for k in KINDS)
-    sentence_features = tuple(float(sentence >= 0 and min(sentence, 5) == i) for i in range(6))
-    head = (
-        *kind_features, *sentence_features, float(sentence == context.contribution), float(sentence == context.mention)
-    )
-    first = keys[0]
-    first_features = (
-        float(first.endswith("ing")),
-        float(first.endswith("s") and words[0][:1].islower() and first not in SMALL_WORDS),
-        float(first in {"how", "whether", "why", "when", "what"}),
-    )
-    first_rate = vocabulary.title_rate.get(first, vocabulary.unknown_rate)
-    out = []
-    idf_sum = idf_max = tf_sum = repeated = small = rate_sum = 0.0
-    rate_min, content, names, digits, commas, ands, has_name, reference = 1.0, 0, 0, 0.0, 0, 0, 0.0, 0.0
-    end_at = 0
-    for end in ends:
-        for i in range(end_at, end):
-            key, word = keys[i], words[i]
-            rate = vocabulary.title_rate.get(key, vocabulary.unknown_rate)
-            rate_sum += rate
-            rate_min = min(rate_min, rate)
-            if key in SMALL_WORDS:
-                small += 1
-            else:
-                idf = vocabulary.idf.get(key, vocabulary.unknown_idf)
-                tf = min(counts.get(key, 1), 5)
-                idf_sum += idf
-                idf_max = max(idf_max, idf)
-                tf_sum += tf
-                repeated += tf >= 2
-                content += 1
-            if key == context.name:
-                has_name = 1.0
-            elif word[1:] != word[1:].lower():
-                names += 1
-            if not digits and not word.isalpha() and any(c.isdigit() for c in word):
-                digits = 1.0
-            commas += i < end - 1 and word.endswith(",")
-            ands += key == "and"
-            reference = reference or float(key in _REFERENCE_WORDS)
-        end_at = end
-        n = end
-        last = words[end - 1][-1]
-        at_end = end == len(words)
-        c = max(content, 1)
-        features = (
-            *head,
-            n / 10,
-            (n / 10) ** 2,
-            float(n <= 3),
-            float(4 <= n <= 6),
-            float(7 <= n <= 9),
-            float(10 <= n <= 12),
-            float(n >= 13),
-            float(last in ".,;:!?)"),
-            float(at_end),
-            float(not at_end and last not in ".,;:!?)"),
-            idf_sum / c / 10,
-            idf_max / 10,
-            tf_sum / c / 5,
-            repeated / c,
-            small / n,
-            rate_sum / n,
-            rate_min,
-            *first_features,
-            has_name,
-            min(names, 2) / 2,
-            digits,
-            min(commas, 3) / 3,
-            min(ands, 2) / 2,
-            reference,
-            first_rate,
-        )
-        out.append(Candidate(" ".join(words[:end]), kind, sentence, end, features))
-    return out
-
-
-def idf_of(document_frequency: int, documents: int) -> float:
-    """Return the smoothed inverse document frequency the vocabulary stores."""
-    return math.log((documents + 1) / (document_frequency + 1)) + 1
