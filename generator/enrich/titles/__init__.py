@@ -292,10 +292,11 @@ def _fallback(
         while len(" ".join(words)) > max_chars and len(words) > 3:
             words = drop_dangling(words[:-1])
         title = " ".join(words)
-        if title and not title_defects(title):
+        if title and len(title) <= max_chars and not title_defects(title):
             return InferredTitle(title, source, name, confidence)
     title = " ".join(drop_dangling(texts[0].split()[:12])) if texts[0] else "Untitled Abstract"
-    return InferredTitle(title or "Untitled Abstract", source, name, confidence)
+    # A word longer than the limit (a pathological abstract) is cut: a title is never longer.
+    return InferredTitle((title or "Untitled Abstract")[:max_chars].rstrip(), source, name, confidence)
 
 
 
