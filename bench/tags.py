@@ -25,7 +25,7 @@ import multiprocessing
 import random
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -36,12 +36,16 @@ sys.path.insert(0, str(ROOT))
 from bench.split import part_of
 from generator.enrich import enrich
 from generator.enrich.areas import AreaModel, load_model, load_taxonomy
-from generator.enrich.folding import fold_topics, reads_like_area, topic_parents
-from generator.enrich.tags import load_topics, names_topic
-from generator.enrich.topic_model import TopicModel, load_topic_model, rank_topics, tag_topics
+from generator.enrich.folding import GENERIC_AREAS, fold_topics, reads_like_area, topic_parents
+from generator.enrich.keywords import keyword_subject, keyword_tags, named_topics
+from generator.enrich.tags import load_topics, mentions_language_model, tag_slug
+from generator.enrich.topic_model import TopicModel, load_topic_model, tag_topics
 from generator.read import read_sources
 from generator.settings import Settings
 from generator.text import to_plain
+
+#: A topic holding more than this share of a digest is large: it should show sub-topics.
+LARGE_SHARE = 0.15
 
 
 def load(path: str) -> list[dict]:
@@ -67,6 +71,12 @@ def area_accuracy(records: list[dict]) -> None:
     ranked = np.sort(scores, axis=1)[:, ::-1]
     shown = ranked[:, 1] >= ratio * ranked[:, 0]
     second_right = order[:, 1] == truth
+    # The area shown first: a specific one before a catch-all when both are shown (folding.area_tags).
+    generic = np.array([label in GENERIC_AREAS for label in labels])
+    swap = shown & generic[order[:, 0]] & ~generic[order[:, 1]]
+    first = np.where(swap, order[:, 1], order[:, 0])
+    print(f"first area shown (a specific area before a catch-all when both are shown, on {swap.mean():.3f} of "
+          f"papers): right on {(first == truth).mean():.3f}")
     print(f"second area (shown when at least {ratio} of the first's probability): shown on {shown.mean():.3f} "
           f"of papers, "
           f"right on {second_right[shown].mean():.3f} of those; the true area is shown first or second on "
@@ -76,7 +86,6 @@ def area_accuracy(records: list[dict]) -> None:
 def topic_precision(label: str, records: list[dict], per_topic: bool = False) -> None:
     """Print first-topic precision and coverage on the held-out papers with author keywords."""
     topics = load_topics()
-    by_name = {t.name: t for t in topics}
     held = [r for r in records if part_of(r["id"]) == "held-out" and r.get("keywords")]
     found = tag_topics([to_plain(r["abstract"]) for r in held], topics)
     hits = tagged = 0
@@ -86,11 +95,11 @@ def topic_precision(label: str, records: list[dict], per_topic: bool = False) ->
         if not tags:
             continue
         tagged += 1
-        keywords = [k for k in record["keywords"] if isinstance(k, str)]
-        hits += names_topic(by_name[tags[0].name], keywords, record["title"])
+        named = named_topics(topics, [k for k in record["keywords"] if isinstance(k, str)], record["title"])
+        hits += tags[0].name in named
         for tag in tags:
             assigned[tag.name] += 1
-            right[tag.name] += names_topic(by_name[tag.name], keywords, record["title"])
+            right[tag.name] += tag.name in named
     all_tags = sum(assigned.values())
     print(f"topic precision, {label} held-out ({len(held)} papers with keywords): first topic named by a keyword "
           f"or the title {hits / max(tagged, 1):.3f}; any topic {sum(right.values()) / max(all_tags, 1):.3f}; "
@@ -98,7 +107,7 @@ def topic_precision(label: str, records: list[dict], per_topic: bool = False) ->
           f"{all_tags / max(tagged, 1):.2f}  (targets 0.80 / 0.95)")
     # A paper none of whose keywords (nor its title) names any topic can never count as right:
     # the share that can is the ceiling of "first topic right" over all papers.
-    nameable = sum(1 for r in held if any(names_topic(t, r["keywords"], r["title"]) for t in topics))
+    nameable = sum(1 for r in held if named_topics(topics, r["keywords"], r["title"]))
     print(f"  papers whose keywords or title name some topic (the labels' reach): {nameable / max(len(held), 1):.3f}; "
           f"right first topics over all papers {hits / max(len(held), 1):.3f} (the targets need "
           f"{0.80 * 0.95:.2f})")
@@ -108,21 +117,67 @@ def topic_precision(label: str, records: list[dict], per_topic: bool = False) ->
 
 
 def sizes(label: str, abstracts: list[str], settings: Settings) -> None:
-    """Print topic sizes before and after folding, with the digest's settings."""
-    ranked = rank_topics(abstracts, load_topics(), settings.max_topics_per_paper)
-    candidates = [found for found, _ in ranked]
+    """Print topic sizes before and after folding, and how many large topics have sub-topics."""
+    topics = load_topics()
+    candidates = tag_topics(abstracts, topics, settings.max_topics_per_paper)
     before = Counter(t.slug for tags in candidates for t in tags)
-    folded = fold_topics(candidates, settings.min_topic_papers, settings.max_topic_share, settings.max_topics_per_paper,
-                         keys=[f"{i:09d}" for i in range(len(abstracts))], reserves=[spare for _, spare in ranked],
-                         parents=topic_parents(load_topics()))
+    folded = fold_topics(candidates, settings.min_topic_papers, settings.max_topics_per_paper,
+                         parents=topic_parents(topics))
     after = Counter(t.slug for tags in folded for t in tags)
+    # A parent's page lists its sub-topics' papers too.
+    names = {t.slug: t.name for tags in folded for t in tags}
+    subtree = Counter(after)
+    children: Counter[str] = Counter()
+    for tags in folded:
+        for tag in tags:
+            if tag.parent and tag_slug(tag.parent) not in {t.slug for t in tags}:
+                subtree[tag_slug(tag.parent)] += 1
+                names[tag_slug(tag.parent)] = tag.parent
+            if tag.parent:
+                children[tag_slug(tag.parent)] += 1
     n = len(abstracts)
-    small = sum(1 for c in before.values() if c < settings.min_topic_papers)
-    print(f"tag sizes, {label} ({n} papers): before folding {len(before)} topics, largest share "
-          f"{max(before.values(), default=0) / n:.2f}, {small} under 3 papers, papers with a topic "
-          f"{sum(1 for t in candidates if t) / n:.2f}; after folding {len(after)} topics, largest share "
-          f"{max(after.values(), default=0) / n:.2f}, smallest {min(after.values(), default=0)}; "
-          f"papers with a topic {sum(1 for t in folded if t) / n:.2f}")
+    large = [slug for slug, count in subtree.items() if count > LARGE_SHARE * n]
+    print(f"tag sizes, {label} ({n} papers): {len(before)} topics found, {len(after)} shown; papers with a topic "
+          f"{sum(1 for t in candidates if t) / n:.3f} found, {sum(1 for t in folded if t) / n:.3f} shown "
+          f"({sum(1 for t in folded if not t)} without); largest topic {max(subtree.values(), default=0) / n:.2f} of "
+          f"the digest; {len(large)} topics over {LARGE_SHARE:.0%}, {sum(1 for s in large if children[s])} of them "
+          f"with sub-topics ({', '.join(names[s] for s in sorted(large, key=lambda s: -subtree[s]))})")
+
+
+def era(other: list[dict]) -> None:
+    """Print the share of papers before 2019 given an LLM-era topic or area without mentioning a language model."""
+    old = [r for r in other if r.get("year") and int(r["year"]) < 2019]
+    plains = [to_plain(r["abstract"]) for r in old]
+    llm_era = {t.name for t in load_topics() if t.requires_pattern is not None}
+    found = tag_topics(plains, load_topics())
+    areas = load_model().predict_plausible(plains)
+    area = "LLMs & Foundation Models"
+    flagged = [
+        (record, [t.name for t in tags if t.name in llm_era] + ([area] if guesses[0].area.name == area else []))
+        for record, plain, tags, guesses in zip(old, plains, found, areas, strict=True)
+        if not mentions_language_model(plain)
+    ]
+    flagged = [(record, names) for record, names in flagged if names]
+    print(f"LLM-era tags before 2019 ({len(old)} papers of ICLR 2017/2018 and NeurIPS 2018): "
+          f"{len(flagged) / max(len(old), 1):.3f} have an LLM-era topic or area without mentioning a language model "
+          f"(target <= 0.01)", *(f"[{r['title'][:50]}: {', '.join(n)}]" for r, n in flagged[:3]))
+
+
+def keyword_merges(records: list[dict]) -> None:
+    """Print how the keyword tags of a sample of keywords merge: spellings per tag, and some merged groups."""
+    sample = random.Random(2).sample([r for r in records if r.get("keywords")], 2000)
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    topics = load_topics()
+    for record in sample:
+        for keyword in record["keywords"]:
+            for tag in keyword_tags((keyword,), topics):
+                spellings[tag.slug][keyword_subject(keyword)] += 1
+    merged = {slug: c for slug, c in spellings.items() if len(c) > 1}
+    keywords = sum(sum(c.values()) for c in spellings.values())
+    print(f"keyword tags of 2,000 papers: {keywords} keywords make {len(spellings)} tags; {len(merged)} tags merge "
+          "several spellings, e.g.", "; ".join(
+              " = ".join(f"{k} ({n})" for k, n in c.most_common(4))
+              for _, c in sorted(merged.items(), key=lambda kv: -sum(kv[1].values()))[:6]))
 
 
 def area_names_check() -> None:
@@ -136,7 +191,7 @@ def _tag_batch(abstracts: list[str]) -> int:
     plains = [to_plain(a) for a in abstracts]
     tfidf = load_model().features(plains)
     load_model().predict(plains, features=tfidf)
-    rank_topics(plains, load_topics(), model=load_topic_model(), tfidf=tfidf)
+    tag_topics(plains, load_topics(), model=load_topic_model(), tfidf=tfidf)
     return len(plains)
 
 
@@ -170,13 +225,16 @@ def main() -> None:
     parser.add_argument("--corpus2025", default=str(ROOT.parent / "shared" / "corpora" / "iclr2025.jsonl"))
     parser.add_argument("--corpus2024", default=str(ROOT.parent / "shared" / "corpora" / "iclr2024.jsonl"))
     parser.add_argument("--other", default=str(ROOT.parent / "shared" / "corpora" / "other-venues.jsonl"))
+    parser.add_argument("--no-speed", action="store_true", help="skip the 20,000-abstract timing")
     args = parser.parse_args()
     print(f"$ python bench/tags.py --corpus2025 {args.corpus2025} --corpus2024 {args.corpus2024} --other {args.other}")
     r2025, r2024, other = load(args.corpus2025), load(args.corpus2024), load(args.other)
     area_accuracy(r2025)
     topic_precision("ICLR 2024", r2024, per_topic=True)
     topic_precision("other venues", other, per_topic=True)
+    era(other)
     area_names_check()
+    keyword_merges(r2024 + other)
     settings = Settings(project_dir=ROOT)
     default = read_sources([ROOT / "data" / "iclr2026"], settings).papers
     sizes("default corpus", [to_plain(p.abstract) for p in default], settings)
@@ -185,8 +243,10 @@ def main() -> None:
     sizes("5,000-paper sample", [to_plain(r["abstract"]) for r in sample], settings)
     papers = enrich(default, settings)
     shares = Counter(t.name for p in papers for t in p.tags)
-    print("default corpus tags:", ", ".join(f"{name} {count}" for name, count in shares.most_common()))
-    speed(r2025 + r2024)
+    print(f"default corpus: {sum(1 for p in papers if not any(t.kind == 'topic' for t in p.tags))} papers without a "
+          "topic (target 0); tags:", ", ".join(f"{name} {count}" for name, count in shares.most_common()))
+    if not args.no_speed:
+        speed(r2025 + r2024)
 
 
 if __name__ == "__main__":

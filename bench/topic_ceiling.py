@@ -34,12 +34,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_topic_model import CORPORA, calibration_fold, keywords_of, labelled_records, pick_threshold, read_jsonl
+from train_topic_model import (
+    CORPORA,
+    calibration_fold,
+    keywords_of,
+    label_matrix,
+    labelled_records,
+    pick_threshold,
+    read_jsonl,
+)
 
 from bench.split import part_of
 from generator.enrich.areas import load_model
-from generator.enrich.tags import load_topics, names_topic
-from generator.enrich.topic_model import featurize, rank_topics
+from generator.enrich.keywords import named_topics
+from generator.enrich.tags import load_topics
+from generator.enrich.topic_model import featurize, tag_topics
 from generator.text import to_plain
 
 
@@ -53,8 +62,8 @@ class Data:
         extra = [r for r in read_jsonl(CORPORA / "iclr2025.jsonl") if part_of(r["id"]) == "tune"]
         self.x = featurize([to_plain(r["abstract"]) for r in self.records], area_model, topics).matrix.tocsr()
         self.x_extra = featurize([to_plain(r["abstract"]) for r in extra], area_model, topics).matrix.tocsr()
-        self.y = np.array([[names_topic(t, keywords_of(r), r["title"]) for t in topics] for r in self.records])
-        self.y_extra = np.array([[names_topic(t, [], r["title"]) for t in topics] for r in extra])
+        self.y = label_matrix(topics, [(keywords_of(r), r["title"]) for r in self.records])
+        self.y_extra = label_matrix(topics, [([], r["title"]) for r in extra])
         calib = np.array([calibration_fold(r["id"]) for r in self.records])
         self.fit, self.cal = np.flatnonzero(~calib), np.flatnonzero(calib)
         self.other = np.array([r.get("venue") != "ICLR 2024" for r in self.records])
@@ -141,10 +150,10 @@ def per_venue() -> None:
     """Print the shipped model's first-topic precision, share tagged and labels' reach per venue of the fold."""
     topics = load_topics()
     records = [r for r in labelled_records(CORPORA) if calibration_fold(r["id"])]
-    found = rank_topics([to_plain(r["abstract"]) for r in records], topics)
+    found = tag_topics([to_plain(r["abstract"]) for r in records], topics)
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for record, (tags, _) in zip(records, found, strict=True):
-        named = {t.name for t in topics if names_topic(t, keywords_of(record), record["title"])}
+    for record, tags in zip(records, found, strict=True):
+        named = named_topics(topics, keywords_of(record), record["title"])
         row = counts[record.get("venue", "?")]
         row[0] += 1
         row[1] += bool(tags)

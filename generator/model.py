@@ -94,6 +94,9 @@ class Tag(_Page):
     kind: TagKind
     confidence: float = 1.0
     evidence: tuple[str, ...] = ()
+    #: The broader topic this one is a sub-topic of ("Deep RL Algorithms" for "Offline RL"): its page lists this
+    #: topic's papers too, and names this topic among its sub-topics. Empty for areas and top-level topics.
+    parent: str = ""
 
     @property
     def feed_path(self) -> str:

@@ -42,10 +42,9 @@ class Settings:
     templates_dir: str = "templates"
     #: Collection name used for a text file with no header line (default: the file's stem).
     default_collection: str = ""
-    #: A topic needs at least this many papers to be shown; smaller ones are folded away.
+    #: A topic needs at least this many papers for a page of its own; a smaller one folds into its parent topic,
+    #: or shows only on the papers whose best topic it is.
     min_topic_papers: int = 3
-    #: No topic may hold more than this share of the digest.
-    max_topic_share: float = 0.15
     #: At most this many topics per paper.
     max_topics_per_paper: int = 4
     #: A second area is added when its probability is at least this share of the first's.
@@ -132,7 +131,6 @@ CHOICES: dict[str, tuple[str, ...]] = {
 #: Numeric settings and their smallest (and largest) allowed value.
 RANGES: dict[str, tuple[float, float | None]] = {
     "min_topic_papers": (1, None),
-    "max_topic_share": (0.01, 1.0),
     "max_topics_per_paper": (1, None),
     "second_area_ratio": (0.0, 1.0),
     "max_title_chars": (20, None),
@@ -142,6 +140,13 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "pagefind_min_papers": (0, None),
     "search_part_size": (10, None),
     "workers": (0, None),
+}
+
+
+#: Settings that are gone, and what replaced them.
+RETIRED: dict[str, str] = {
+    "max_topic_share": "no longer a setting: no topic is capped any more; a topic with sub-topics lists them on its "
+    "page and in the topic index (remove the line)",
 }
 
 
@@ -203,6 +208,8 @@ def load_settings(project_dir: Path, **overrides: object) -> Settings:
         known = {f.name for f in fields(Settings)} - {"project_dir"}
         for key, value in data.items():
             name = key.replace("-", "_")
+            if name in RETIRED:
+                raise SettingsError(key, RETIRED[name], path)
             if name not in known:
                 raise SettingsError(key, "unknown setting (the README's Configuration table lists them)", path)
             try:

@@ -6,7 +6,7 @@ Run from the project root (about a minute on 2 cores):
 
 Distant supervision: a paper is a positive example of a topic of
 generator/data/topics.yaml when its author keywords or its title name the topic
-(`generator.enrich.tags.names_topic`). Training papers are the 'tune' part
+(`generator.enrich.tags.named_topics`: a child topic named names its parent too). Training papers are the 'tune' part
 (bench/split.py) of ICLR 2024 and of the other venues that give keywords; the
 'tune' part of ICLR 2025 (no keywords) adds the papers whose title names a topic
 as extra positives of that topic only. The 'held-out' part is never read.
@@ -38,7 +38,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
 from generator.enrich.areas import load_model
-from generator.enrich.tags import load_topics, names_topic
+from generator.enrich.keywords import named_topics
+from generator.enrich.tags import load_topics
 from generator.enrich.topic_model import DECIMALS, MODEL_PATH, featurize, vocabulary_fingerprint
 from generator.text import to_plain
 
@@ -63,6 +64,13 @@ def labelled_records(corpora: Path) -> list[dict]:
     """Return the tuning papers with author keywords (ICLR 2024, other venues)."""
     records = read_jsonl(corpora / "iclr2024.jsonl") + read_jsonl(corpora / "other-venues.jsonl")
     return [r for r in records if keywords_of(r) and part_of(r["id"]) == "tune"]
+
+
+def label_matrix(topics: tuple, papers: list[tuple[list[str], str]]) -> np.ndarray:
+    """Return a papers x topics matrix: True where a paper's keywords or title name the topic (or a child of it)."""
+    names = [t.name for t in topics]
+    rows = [named_topics(topics, keywords, title) for keywords, title in papers]
+    return np.array([[name in row for name in names] for row in rows], dtype=bool)
 
 
 def pick_threshold(probs: np.ndarray, truth: np.ndarray, precision: float, lowest: float, min_hits: int) -> float:
@@ -91,7 +99,8 @@ def main() -> None:
     parser.add_argument("-C", type=float, default=4.0, help="inverse regularisation strength")
     parser.add_argument("--precision", type=float, default=0.65, help="precision each topic's threshold aims at")
     parser.add_argument("--lowest", type=float, default=0.2, help="lowest threshold a topic may get")
-    parser.add_argument("--floor", type=float, default=0.1, help="least probability of a fallback or reserve topic")
+    parser.add_argument("--floor", type=float, default=0.05,
+                        help="least probability of a paper's best topic when none passes its threshold")
     parser.add_argument("--min-positives", type=int, default=25, help="fewer labelled papers: phrase-matched")
     parser.add_argument("--prune", type=float, default=0.05, help="drop weights smaller than this")
     args = parser.parse_args()
@@ -104,8 +113,8 @@ def main() -> None:
     extra = [r for r in read_jsonl(corpora / "iclr2025.jsonl") if part_of(r["id"]) == "tune"]
     plains = [to_plain(r["abstract"]) for r in records]
     extra_plains = [to_plain(r["abstract"]) for r in extra]
-    labels = np.array([[names_topic(t, keywords_of(r), r["title"]) for t in topics] for r in records])
-    extra_labels = np.array([[names_topic(t, [], r["title"]) for t in topics] for r in extra])
+    labels = label_matrix(topics, [(keywords_of(r), r["title"]) for r in records])
+    extra_labels = label_matrix(topics, [([], r["title"]) for r in extra])
     features = featurize(plains, area_model, topics).matrix
     extra_features = featurize(extra_plains, area_model, topics).matrix
     calib = np.array([calibration_fold(r["id"]) for r in records])

@@ -121,14 +121,13 @@ def test_topics_match_phrases_and_acronyms_with_evidence() -> None:
     assert offline.kind == "topic" and "offline reinforcement learning" in offline.evidence
 
 
-def test_small_topics_are_folded_and_broad_topics_are_capped() -> None:
-    small = Tag("Small", "small", "topic", 0.9, ("x",))
-    broad = [Tag("Broad", "broad", "topic", c / 100, ("y",)) for c in range(20)]
+def test_a_small_further_topic_is_left_out_and_a_broad_one_keeps_all_its_papers() -> None:
+    small = Tag("Small", "small", "topic", 0.5, ("x",))
+    broad = [Tag("Broad", "broad", "topic", 0.6 + c / 100, ("y",)) for c in range(20)]
     per_paper = [[broad[i]] + ([small] if i < 2 else []) for i in range(20)]
-    folded = fold_topics(per_paper, min_papers=3, max_share=0.25, max_per_paper=4)
+    folded = fold_topics(per_paper, min_papers=3, max_per_paper=4)
     assert not any(t.slug == "small" for tags in folded for t in tags)
-    kept = [i for i, tags in enumerate(folded) if tags]
-    assert kept == list(range(15, 20))  # the five most confident of twenty
+    assert all([t.slug for t in tags] == ["broad"] for tags in folded)
 
 
 def test_summary_is_the_first_sentence_shortened() -> None:
@@ -160,15 +159,3 @@ def test_large_digests_give_the_same_result_and_pages_on_one_core_or_several(def
     pages = render_pages(one, layout, replace(settings, workers=1))
     assert render_pages(one, forked, replace(settings, workers=2)) == pages
     assert sum(rel.startswith("papers/") for rel in pages) == len(one)
-
-
-def test_a_capped_topic_stays_on_the_papers_it_is_the_only_topic_of() -> None:
-    # Twenty papers on "broad" (cap 5 at 25%); the five most confident also show "side" (5 papers).
-    side = Tag("Side", "side", "topic", 0.9, ("z",))
-    broad = [Tag("Broad", "broad", "topic", c / 100, ("y",)) for c in range(20)]
-    per_paper = [[broad[i]] + ([side] if i >= 15 else []) for i in range(20)]
-    folded = fold_topics(per_paper, min_papers=3, max_share=0.25, max_per_paper=4)
-    # The cap drops "broad" from papers that keep "side", not from the strongest bare ones.
-    assert [t.slug for t in folded[19]] == ["side"]
-    assert sum(1 for tags in folded if tags) == 10
-    assert [i for i, tags in enumerate(folded) if any(t.slug == "broad" for t in tags)] == list(range(10, 15))

@@ -150,8 +150,8 @@ def test_a_mixed_folder_reads_every_format(tmp_path: Path) -> None:
 
 def test_given_keywords_become_tags_and_given_titles_are_kept(tmp_path: Path) -> None:
     lines = [
-        record(title=f"Paper {n}", abstract=f"{A1} Variant {n} about offline reinforcement learning.",
-               keywords=["Contrastive Learning", "Offline RL"])
+        record(title=f"Paper {n}", abstract=f"{A1} Variant {n} about offline reinforcement learning, with a "
+               "contrastive learning objective.", keywords=["Contrastive Learning", "Offline RL"])
         for n in range(3)
     ]
     result = read(tmp_path, {"k.jsonl": "\n".join(lines)})
@@ -160,7 +160,7 @@ def test_given_keywords_become_tags_and_given_titles_are_kept(tmp_path: Path) ->
         assert paper.title.startswith("Paper ") and paper.title_source == "given"
         topics = {t.name: t for t in paper.tags if t.kind == "topic"}
         assert "Offline RL" in topics and any("keyword: Offline RL" in e for e in topics["Offline RL"].evidence)
-        # A keyword that is a vocabulary phrase joins that topic.
+        # A keyword that is a vocabulary phrase joins that topic (the abstract bears it out).
         assert any("keyword: Contrastive Learning" in e for t in topics.values() for e in t.evidence)
 
 

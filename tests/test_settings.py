@@ -20,7 +20,8 @@ BAD_SETTINGS = [
     ('input_format = "xml"', "input_format", ["one of auto, text, jsonl", "'xml'"]),
     ('search = "elastic"', "search", ["one of auto, material, pagefind", "'elastic'"]),
     ('default_sources = "data"', "default_sources", ["a list of strings", "'data'"]),
-    ("max_topic_share = 2.5", "max_topic_share", ["between 0.01 and 1", "2.5"]),
+    ("second_area_ratio = 2.5", "second_area_ratio", ["between 0 and 1", "2.5"]),
+    ("max_topic_share = 0.2", "max_topic_share", ["no longer a setting", "no topic is capped"]),
     ("workers = -1", "workers", ["at least 0", "-1"]),
     ("strict = 1", "strict", ["true or false", "1"]),
     ("related_count = true", "related_count", ["a whole number", "True"]),
@@ -89,9 +90,9 @@ def test_a_broken_topic_vocabulary_names_its_file(tmp_path: Path) -> None:
 
 
 def test_good_values_are_taken_as_their_type(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"paper-digest.toml": 'max_topic_share = 1\ndefault_sources = ["a", "b"]\nsearch = "pagefind"\n'})
+    write_tree(tmp_path, {"paper-digest.toml": 'second_area_ratio = 1\ndefault_sources = ["a", "b"]\nsearch = "pagefind"\n'})
     settings = load_settings(tmp_path)
-    assert settings.max_topic_share == 1.0 and isinstance(settings.max_topic_share, float)
+    assert settings.second_area_ratio == 1.0 and isinstance(settings.second_area_ratio, float)
     assert settings.default_sources == ("a", "b")
     assert settings.search == "pagefind"
 

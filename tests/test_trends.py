@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.enrich.tags import tag_slug
 from generator.render.trends import collection_order, given_areas
 from tests.conftest import DEFAULT_CORPUS, FIXTURES, copy_project, make_paper, render_digest
 
@@ -24,6 +25,11 @@ def records_of(files: dict[str, bytes]) -> list[dict]:
     return json.loads(files["papers.json"])
 
 
+def listed_under(record: dict) -> set[str]:
+    """Return the slugs of the tag pages that list a paper: its tags' and their parent topics'."""
+    return {t["slug"] for t in record["tags"]} | {tag_slug(t["parent"]) for t in record["tags"] if t["parent"]}
+
+
 def test_collections_are_ordered_by_year_then_name() -> None:
     assert collection_order(["ICLR 2026", "ICLR 2024", "Notes", "ICLR 2025"]) == [
         "ICLR 2024", "ICLR 2025", "ICLR 2026", "Notes"]
@@ -36,7 +42,7 @@ def test_each_tag_page_charts_its_share_of_every_collection(three_years: dict[st
     tags = {t["slug"] for r in records for t in r["tags"]}
     for slug in tags:
         page = three_years[f"tags/{slug}.md"].decode()
-        members = Counter(r["collection"] for r in records if slug in {t["slug"] for t in r["tags"]})
+        members = Counter(r["collection"] for r in records if slug in listed_under(r))
         shown = re.findall(r'<text class="pd-chart__value"[^>]*>([\d.]+)% \(([\d,]+) of ([\d,]+)\)</text>', page)
         assert len(shown) == 3, slug
         for (percent, count, total), name in zip(shown, ["ICLR 2024", "ICLR 2025", "ICLR 2026"], strict=True):
@@ -55,7 +61,7 @@ def test_the_stats_page_lists_what_grew_and_shrank_with_counts_from_papers_json(
     )
     assert rows
     for _, slug, _, before, total_before, _, after, total_after, points in rows:
-        members = Counter(r["collection"] for r in records if slug in {t["slug"] for t in r["tags"]})
+        members = Counter(r["collection"] for r in records if slug in listed_under(r))
         assert (int(before), int(total_before)) == (members["ICLR 2024"], sizes["ICLR 2024"])
         assert (int(after), int(total_after)) == (members["ICLR 2026"], sizes["ICLR 2026"])
         expected = 100 * members["ICLR 2026"] / sizes["ICLR 2026"] - 100 * members["ICLR 2024"] / sizes["ICLR 2024"]

@@ -17,6 +17,7 @@ from ..settings import Settings
 from ..text import to_plain
 from .areas import Area, AreaGuess, load_model, load_taxonomy
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
+from .keywords import keyword_tags
 from .maps import FORK_FROM, MapLayout
 from .overrides import load_overrides
 from .related import (
@@ -30,9 +31,9 @@ from .related import (
     vectorize,
 )
 from .summaries import summarize
-from .tags import Topic, keyword_tags, load_topics, tag_slug
+from .tags import Topic, load_topics, tag_slug
 from .titles import infer_title_from, unique_titles
-from .topic_model import load_topic_model, rank_topics
+from .topic_model import load_topic_model, tag_topics
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +83,6 @@ class _Analysis:
     lead: str
     #: The one-line summary: the source's tldr, else the contribution sentence (`summaries.py`).
     summary: str = ""
-    #: Next-best inferred topics, shown only when folding leaves the paper none.
-    reserve: tuple[Tag, ...] = ()
 
 
 #: What one paper's analysis reads: abstract, given title, keywords, tldr, title and summary lengths.
@@ -103,7 +102,7 @@ def _analyse(job: _Job, topics: tuple[Topic, ...]) -> _Analysis:
         inferred = infer_title_from(body, lead, max_chars)
         title, source, confidence = inferred.title, inferred.source, inferred.confidence
     summary = summarize(lead, max_summary, to_plain(tldr) if tldr else "")
-    return _Analysis(plain, title, source, confidence, keyword_tags(keywords, topics), lead, summary)
+    return _Analysis(plain, title, source, confidence, keyword_tags(keywords, topics, plain), lead, summary)
 
 
 #: Abstracts per job of the worker pool: its areas are predicted in one batch.
@@ -122,24 +121,21 @@ def _analyse_batch(
     plains = [a.plain for a in analyses]
     # One TF-IDF matrix (the area model's vocabulary) feeds both the areas and the topics.
     tfidf = load_model().features(plains)
-    inferred = rank_topics(plains, topics, model=load_topic_model(), tfidf=tfidf)
-    analyses = [
-        replace(a, topics=merge_tags(found, a.topics), reserve=tuple(spare))
-        for a, (found, spare) in zip(analyses, inferred, strict=True)
-    ]
+    inferred = tag_topics(plains, topics, model=load_topic_model(), tfidf=tfidf)
+    analyses = [replace(a, topics=merge_tags(found, a.topics)) for a, found in zip(analyses, inferred, strict=True)]
     # The first two areas are all a paper can be tagged with (area_tags): the rest stay here.
-    return analyses, [guesses[:2] for guesses in load_model().predict(plains, features=tfidf)]
+    return analyses, [guesses[:2] for guesses in load_model().predict_plausible(plains, features=tfidf)]
 
 
 def _tag_json(tag: Tag) -> list:
-    return [tag.name, tag.slug, tag.kind, tag.confidence, list(tag.evidence)]
+    return [tag.name, tag.slug, tag.kind, tag.confidence, list(tag.evidence), tag.parent]
 
 
 def _tag_of(data: list) -> Tag:
-    name, slug, kind, confidence, evidence = data
+    name, slug, kind, confidence, evidence, parent = data
     if kind not in ("area", "topic") or not isinstance(confidence, float | int):
         raise ValueError("not a tag")
-    return Tag(str(name), str(slug), kind, float(confidence), tuple(str(e) for e in evidence))
+    return Tag(str(name), str(slug), kind, float(confidence), tuple(str(e) for e in evidence), str(parent))
 
 
 def _to_json(analysis: _Analysis, guesses: list[AreaGuess]) -> dict:
@@ -148,7 +144,6 @@ def _to_json(analysis: _Analysis, guesses: list[AreaGuess]) -> dict:
         "plain": analysis.plain, "title": analysis.title, "title_source": analysis.title_source,
         "title_confidence": analysis.title_confidence,
         "lead": analysis.lead, "summary": analysis.summary, "topics": [_tag_json(t) for t in analysis.topics],
-        "reserve": [_tag_json(t) for t in analysis.reserve],
         "areas": [[g.area.label, g.area.name, g.probability, list(g.evidence)] for g in guesses],
     }
 
@@ -158,7 +153,7 @@ def _from_json(data: dict) -> tuple[_Analysis, list[AreaGuess]]:
     analysis = _Analysis(
         str(data["plain"]), str(data["title"]), str(data["title_source"]), float(data["title_confidence"]),
         [_tag_of(t) for t in data["topics"]],
-        str(data["lead"]), str(data["summary"]), tuple(_tag_of(t) for t in data["reserve"]),
+        str(data["lead"]), str(data["summary"]),
     )
     guesses = [AreaGuess(Area(str(label), str(name)), float(p), tuple(str(e) for e in evidence))
                for label, name, p, evidence in data["areas"]]
@@ -268,13 +263,7 @@ def enrich_digest(
     candidates = [merge_tags(own, extra) for own, extra in zip(candidates, pinned, strict=True)]
     pins = [{tag.slug for tag in extra} for extra in pinned]
     folded = fold_topics(
-        candidates,
-        settings.min_topic_papers,
-        settings.max_topic_share,
-        settings.max_topics_per_paper,
-        keys=[paper.id for paper in papers],
-        pinned=pins,
-        reserves=[_without_area_names(list(a.reserve), area_slugs) for a in analyses],
+        candidates, settings.min_topic_papers, settings.max_topics_per_paper, pinned=pins,
         parents=topic_parents(topics),
     )
     # One TF-IDF matrix serves both related papers and the map.

@@ -11,6 +11,8 @@ import numpy as np
 import yaml
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from .tags import mentions_language_model
+
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "area_model.npz"
 
 
@@ -20,6 +22,8 @@ class Area:
 
     label: str
     name: str
+    #: Given only to an abstract that mentions a language model (the LLM area).
+    llm_era: bool = False
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,7 @@ class AreaGuess:
 def load_taxonomy() -> tuple[Area, ...]:
     """Return the bundled research-area taxonomy."""
     text = resources.files("generator").joinpath("data/areas.yaml").read_text(encoding="utf-8")
-    return tuple(Area(item["label"], item["name"]) for item in yaml.safe_load(text))
+    return tuple(Area(item["label"], item["name"], bool(item.get("llm_era"))) for item in yaml.safe_load(text))
 
 
 def make_vectorizer(**options: object) -> TfidfVectorizer:
@@ -86,7 +90,8 @@ class AreaModel:
             guesses = []
             for rank, index in enumerate(order):
                 words: tuple[str, ...] = ()
-                if rank < 2 and vector.nnz:
+                # Three: the first may be left out (an LLM-era area for an abstract that names no language model).
+                if rank < 3 and vector.nnz:
                     # Evidence: the terms whose weight pushed hardest toward this area.
                     contribution = vector.data * self.coef[index, vector.indices]
                     top = np.argsort(-contribution, kind="stable")[:evidence]
@@ -94,6 +99,13 @@ class AreaModel:
                 guesses.append(AreaGuess(self.areas[index], float(probs[index]), words))
             results.append(guesses)
         return results
+
+    def predict_plausible(self, texts: list[str], features=None) -> list[list[AreaGuess]]:
+        """Return `predict`'s areas without an LLM-era area for a text that mentions no language model."""
+        return [
+            [g for g in guesses if not g.area.llm_era or mentions_language_model(text)]
+            for text, guesses in zip(texts, self.predict(texts, features=features), strict=True)
+        ]
 
 
 @lru_cache(maxsize=1)

@@ -1,15 +1,15 @@
 """Which tags a paper finally shows: keyword and inferred topics merged, areas chosen, topics folded.
 
-`fold_topics` works across the whole digest: it drops topics too small to
-show, trims topics too broad to be useful, and finds a home for papers left
-with none.
+`fold_topics` works across the whole digest: it folds topics too small for a
+page into their parent topics, keeps each paper's best topic whatever its size,
+and names the parent of each sub-topic shown.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
+from dataclasses import replace
 
 from ..model import Tag
 from .areas import AreaGuess, load_taxonomy
@@ -57,102 +57,71 @@ def topic_parents(topics: tuple[Topic, ...]) -> dict[str, tuple[str, str]]:
     return {topic.slug: (topic.parent, tag_slug(topic.parent)) for topic in topics if topic.parent in names}
 
 
+#: Catch-all areas: a paper the model places nearly as well in a specific area shows that one first.
+GENERIC_AREAS = frozenset({"other topics in machine learning (i.e., none of the above)",
+                           "unsupervised, self-supervised, semi-supervised, and supervised representation learning"})
+
+
 def area_tags(guesses: list[AreaGuess], second_ratio: float) -> list[Tag]:
-    """Return the top area, and the second when it is nearly as likely."""
-    tags = []
-    for rank, guess in enumerate(guesses[:2]):
-        if rank == 1 and guess.probability < second_ratio * guesses[0].probability:
-            break
-        tags.append(
-            Tag(guess.area.name, tag_slug(guess.area.name), "area", round(guess.probability, 3), guess.evidence)
-        )
-    return tags
+    """Return the top area, and the second when it is nearly as likely (the paper sits between two).
+
+    Of two areas shown, a specific one comes before a catch-all ("Other Topics in ML",
+    "Representation Learning"): a long-tailed detector is a vision paper first.
+    """
+    shown = [
+        guess for rank, guess in enumerate(guesses[:2])
+        if rank == 0 or guess.probability >= second_ratio * guesses[0].probability
+    ]
+    if len(shown) == 2 and shown[0].area.label in GENERIC_AREAS and shown[1].area.label not in GENERIC_AREAS:
+        shown.reverse()
+    return [Tag(g.area.name, tag_slug(g.area.name), "area", round(g.probability, 3), g.evidence) for g in shown]
 
 
 def fold_topics(
     topics_per_paper: list[list[Tag]],
     min_papers: int,
-    max_share: float,
     max_per_paper: int,
-    keys: list[str] | None = None,
     pinned: list[set[str]] | None = None,
-    reserves: list[list[Tag]] | None = None,
     parents: dict[str, tuple[str, str]] | None = None,
 ) -> list[list[Tag]]:
-    """Keep topics with at least `min_papers` papers and at most `max_share` of the digest.
+    """Decide which topics each paper shows; every paper that has a topic keeps one, whatever the digest's size.
 
-    A topic with too few papers first folds into its parent (`parents` maps a
-    topic's slug to the parent's name and slug) when it has one: its papers
-    show the broader topic, with the narrower one named in the evidence.
+    - A topic with fewer than `min_papers` papers folds into its parent when it has one
+      (`parents` maps a topic's slug to the parent's name and slug), up the chain: its papers
+      show the broader topic, with the narrower one named first in the evidence.
+    - A topic still under `min_papers` is kept as a paper's first topic (its best, so a small
+      digest never leaves a paper bare) and dropped as a further one.
+    - No topic is capped: a topic that holds much of a digest keeps all its papers. A shown
+      topic that has a parent carries the parent's name (`Tag.parent`), so the parent's page
+      lists it among its sub-topics and lists its papers too.
 
-    A topic over the cap keeps its most confident papers, those for which it is
-    the only topic shown first; ties are broken by `keys` (the paper ids), so
-    the result does not depend on the input order.
-    Tags in `pinned` (per paper) are the user's choice and are never folded.
-    A paper left with no topic gets the first of its topics or `reserves` whose
-    topic is shown and has room, or else one it shares with enough papers to
-    make a page (papers taken in `keys` order).
+    Tags in `pinned` (per paper) are the user's choice and are never folded. Each decision
+    counts papers only, so the result does not depend on the order of the papers.
     """
-    count = len(topics_per_paper)
-    keys = keys if keys is not None else [f"{i:09d}" for i in range(count)]
-    cap = max(min_papers, math.floor(max_share * count))
     parents = parents or {}
     current = _into_parents([list(tags) for tags in topics_per_paper], parents, min_papers, pinned)
-    # Trimming one topic can push another below the minimum: repeat until stable.
-    for _ in range(10):
-        sizes = Counter(tag.slug for tags in current for tag in tags)
-        keep_members: dict[str, set[int]] = {}
-        for slug, size in sizes.items():
-            if size > cap:
-                # Papers for which it is the only topic shown keep it first: the others keep theirs.
-                members = sorted(
-                    (_shows_another(tags, slug, sizes, min_papers), -tag.confidence, keys[i], i)
-                    for i, tags in enumerate(current) for tag in tags if tag.slug == slug
-                )
-                keep_members[slug] = {i for *_, i in members[:cap]}
-        folded = []
-        for i, tags in enumerate(current):
-            mine = pinned[i] if pinned else set()
-            kept = [
-                tag
-                for tag in tags
-                if tag.slug in mine
-                or (sizes[tag.slug] >= min_papers and (tag.slug not in keep_members or i in keep_members[tag.slug]))
-            ]
-            folded.append(kept[: max(max_per_paper, len(mine))])
-        if folded == current:
-            break
-        current = folded
-    if not reserves:
-        return current
-    # A bare paper may take the parent of one of its topics, right after that topic.
-    original = [_with_parents(tags, parents) for tags in topics_per_paper]
-    spares = [_with_parents(spare, parents) for spare in reserves]
-    return _fill_from_reserves(current, original, spares, keys, (min_papers, cap, max_per_paper))
+    sizes = Counter(tag.slug for tags in current for tag in tags)
+    shown = []
+    for i, tags in enumerate(current):
+        mine = pinned[i] if pinned else set()
+        kept = [
+            tag for rank, tag in enumerate(tags)
+            if rank == 0 or tag.slug in mine or sizes[tag.slug] >= min_papers
+        ]
+        shown.append([_with_parent(tag, parents) for tag in kept[: max(max_per_paper, len(mine))]])
+    return shown
 
 
-def _shows_another(tags: list[Tag], slug: str, sizes: Counter[str], min_papers: int) -> bool:
-    """Return whether a paper has a topic besides `slug` with enough papers to be shown."""
-    return any(tag.slug != slug and sizes[tag.slug] >= min_papers for tag in tags)
+def _with_parent(tag: Tag, parents: dict[str, tuple[str, str]]) -> Tag:
+    """Return a topic tag that names its parent topic (as a sub-topic of it), when the vocabulary gives one."""
+    parent = parents.get(tag.slug)
+    return replace(tag, parent=parent[0]) if parent and tag.kind == "topic" else tag
 
 
 def _as_parent(tag: Tag, parent: tuple[str, str]) -> Tag:
     """Return a topic tag as its parent topic: same confidence, the narrower topic named first in the evidence."""
     name, slug = parent
     return Tag(name, slug, tag.kind, tag.confidence, (f"narrower topic: {tag.name}", *tag.evidence))
-
-
-def _with_parents(tags: list[Tag], parents: dict[str, tuple[str, str]]) -> list[Tag]:
-    """Return `tags` with each one's parent topic right after it (when the paper has not got it already)."""
-    slugs = {tag.slug for tag in tags}
-    result = []
-    for tag in tags:
-        result.append(tag)
-        parent = parents.get(tag.slug)
-        if parent and parent[1] not in slugs:
-            result.append(_as_parent(tag, parent))
-            slugs.add(parent[1])
-    return result
 
 
 def _into_parents(
@@ -178,67 +147,3 @@ def _into_parents(
             folded.append(sorted(merged.values(), key=lambda t: (-t.confidence, t.name)))
         current = folded
     return current
-
-
-def _fill_from_reserves(
-    current: list[list[Tag]],
-    original: list[list[Tag]],
-    reserves: list[list[Tag]],
-    keys: list[str],
-    limits: tuple[int, int, int],
-) -> list[list[Tag]]:
-    """Give papers left with no topic one of theirs: a topic too small alone, or a shown one with room.
-
-    A topic folded away for having too few papers comes back when papers left
-    bare bring it to `min_papers`, with the papers it was folded from; first
-    from the bare papers' own topics, then (after shown topics with room) from
-    their reserves.
-    """
-    min_papers, cap, _ = limits
-    sizes = Counter(tag.slug for tags in current for tag in tags)
-    filled = [list(tags) for tags in current]
-    empty = sorted((i for i in range(len(current)) if not current[i]), key=lambda i: keys[i])
-    with_reserves = [[*tags, *spare] for tags, spare in zip(original, reserves, strict=True)]
-    _revive(filled, original, original, empty, keys, sizes, limits)
-    for i in empty:
-        if filled[i]:
-            continue
-        for tag in with_reserves[i]:
-            if min_papers <= sizes[tag.slug] < cap:
-                filled[i] = [tag]
-                sizes[tag.slug] += 1
-                break
-    # Last, papers that have the topic only as a reserve may make up its page too.
-    _revive(filled, with_reserves, with_reserves, empty, keys, sizes, limits)
-    return filled
-
-
-def _revive(
-    filled: list[list[Tag]],
-    options: list[list[Tag]],
-    original: list[list[Tag]],
-    empty: list[int],
-    keys: list[str],
-    sizes: Counter[str],
-    limits: tuple[int, int, int],
-) -> None:
-    """Bring back, in place, folded topics that the bare papers' `options` share with enough papers."""
-    min_papers, cap, max_per_paper = limits
-    remaining = [i for i in empty if not filled[i]]
-    offers = Counter(slug for i in remaining for slug in {tag.slug for tag in options[i]})
-    for slug, _ in sorted(offers.items(), key=lambda kv: (-kv[1], kv[0])):
-        if sizes[slug]:
-            continue  # shown already: only its room counts
-        bare = [i for i in remaining if not filled[i] and any(tag.slug == slug for tag in options[i])]
-        others = sorted(
-            (i for i in range(len(filled)) if filled[i] and i not in bare and len(filled[i]) < max_per_paper
-             and any(tag.slug == slug for tag in original[i])),
-            key=lambda i: keys[i],
-        )
-        members = (bare + others)[:cap]
-        if not bare or len(members) < min_papers:
-            continue
-        for i in members:
-            tag = next(tag for tag in options[i] + original[i] if tag.slug == slug)
-            filled[i] = [tag] if not filled[i] else sorted([*filled[i], tag], key=lambda t: (-t.confidence, t.name))
-        sizes[slug] = len(members)

@@ -41,6 +41,12 @@ class Topic:
     #: The broader topic this one folds into when too few papers of a digest have it ("Offline RL" into
     #: "Deep RL Algorithms"). Not part of what the topic matches, so not of its equality either.
     parent: str = field(default="", compare=False)
+    #: Phrases that name the topic inside an author keyword ("constrained RL"), too broad as evidence in running text.
+    keyword_pattern: re.Pattern[str] | None = None
+    #: What an abstract must mention for the topic to be given at all (a language model, for an LLM-era topic).
+    requires_pattern: re.Pattern[str] | None = None
+    #: Given only when the abstract names it as its subject (topic_model.names_subject), not as a tool it uses.
+    contribution_only: bool = False
 
     @property
     def slug(self) -> str:
@@ -61,10 +67,46 @@ def _phrase_regex(phrase: str) -> str:
     return body + r"s?"
 
 
+def _words_pattern(phrases: list[str] | tuple[str, ...], end: str = r"(?![\w-])") -> re.Pattern[str] | None:
+    """Return a pattern of phrases (case-insensitive) and acronyms (all capitals: exact) on word boundaries."""
+    if not phrases:
+        return None
+    parts = [f"(?-i:{re.escape(p)}s?)" if p.isupper() else _phrase_regex(p) for p in phrases]
+    return re.compile(r"(?<![\w-])(?:" + "|".join(parts) + ")" + end, re.I)
+
+
+#: What an abstract says when it is about language models: an LLM-era topic (`llm_era` in topics.yaml)
+#: and the LLM area are given only to an abstract that says one of these. A model name may go on
+#: with a hyphen ("GPT-4", "Llama-2").
+LANGUAGE_MODEL_MENTIONS = (
+    "language model*", "LLM", "MLLM", "VLM", "LVLM", "LRM", "SLM", "gpt*", "chatgpt", "llama*", "chatbot*",
+    "foundation model*", "vision-language model*", "vision language model*", "multimodal model*", "large model*",
+    "reasoning model*", "instruction-tuned", "instruction tuning", "BERT", "RoBERTa", "qwen*", "mistral", "claude",
+    "gemini", "deepseek*", "vicuna", "llava", "text-to-text transformer*", "generative pre-trained", "copilot",
+)
+LANGUAGE_MODEL_PATTERN = _words_pattern(LANGUAGE_MODEL_MENTIONS, end=r"(?!\w)")
+
+
+def mentions_language_model(text: str) -> bool:
+    """Return whether a text mentions a language model (or an LLM by name)."""
+    return bool(LANGUAGE_MODEL_PATTERN and LANGUAGE_MODEL_PATTERN.search(text))
+
+
 def compile_topic(
-    name: str, phrases: list[str], acronyms: list[str], keywords: list[str] | None = None, parent: str = ""
+    name: str,
+    phrases: list[str],
+    acronyms: list[str],
+    keywords: list[str] | None = None,
+    parent: str = "",
+    keyword_phrases: list[str] | None = None,
+    llm_era: bool = False,
+    contribution_only: bool = False,
 ) -> Topic:
-    """Build a Topic from its name, phrases (case-insensitive), acronyms (exact), whole-keyword synonyms, parent."""
+    """Build a Topic from its name, phrases (case-insensitive), acronyms (exact), whole-keyword synonyms, parent.
+
+    `keyword_phrases` (phrases, or acronyms in capitals) name the topic inside an author keyword
+    only; an `llm_era` topic is given only to an abstract that mentions a language model.
+    """
     phrase_pattern = (
         re.compile(r"(?<![\w-])(?:" + "|".join(_phrase_regex(p) for p in phrases) + r")(?![\w-])", re.I)
         if phrases
@@ -74,7 +116,10 @@ def compile_topic(
         re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(a) for a in acronyms) + r")(?![\w-])") if acronyms else None
     )
     whole = frozenset(normalise_keyword(k) for k in [name, *(keywords or [])])
-    return Topic(name, tuple(phrases), tuple(acronyms), phrase_pattern, acronym_pattern, whole, parent)
+    return Topic(
+        name, tuple(phrases), tuple(acronyms), phrase_pattern, acronym_pattern, whole, parent,
+        _words_pattern(keyword_phrases or []), LANGUAGE_MODEL_PATTERN if llm_era else None, contribution_only,
+    )
 
 
 def load_topics(path: str | Path | None = None) -> tuple[Topic, ...]:
@@ -119,7 +164,9 @@ def topics_from_entries(items: list, source: str) -> tuple[Topic, ...]:
             raise DigestError(
                 f"{source}: topic {item['name']!r}: its parent {parent!r} is not another topic of the file"
             )
-        topics.append(compile_topic(item["name"], phrases, acronyms, keywords, parent))
+        keyword_phrases = [str(k) for k in item.get("keyword_phrases") or []]
+        flags = (bool(item.get("llm_era")), bool(item.get("contribution_only")))
+        topics.append(compile_topic(item["name"], phrases, acronyms, keywords, parent, keyword_phrases, *flags))
     return tuple(topics)
 
 
@@ -305,55 +352,6 @@ def normalise_keyword(keyword: str) -> str:
     return re.sub(r"(?<=[a-z]{3})(?<!s)s\b", "", words)
 
 
-def _spells(topic: Topic, text: str) -> bool:
-    return bool(
-        (topic.phrase_pattern and topic.phrase_pattern.search(text))
-        or (topic.acronym_pattern and topic.acronym_pattern.search(text))
-    )
-
-
-def names_topic(topic: Topic, keywords: list[str] | tuple[str, ...], title: str = "") -> bool:
-    """Return whether a paper's author keywords or title name a topic (the topic model's training label).
-
-    A keyword names the topic when one of its phrases or acronyms occurs in it, or
-    when the whole keyword is the topic's name or one of its `keywords`. Of a
-    keyword with a track, as IJCAI's "Machine Learning: Clustering", only the
-    part after the last colon counts.
-    The title names it through a phrase or an acronym.
-    """
-    for keyword in keywords:
-        # A venue's "Track: Subject" keyword names its subject; the track names a whole field.
-        subject = keyword.rsplit(":", 1)[-1].strip()
-        if _spells(topic, subject) or normalise_keyword(subject) in topic.keywords:
-            return True
-    return bool(title) and _spells(topic, title)
-
-
-def keyword_tags(keywords: tuple[str, ...], topics: tuple[Topic, ...]) -> list[Tag]:
-    """Turn the keywords a source gives into topic tags.
-
-    A keyword that names a vocabulary topic (by its phrases or acronyms) becomes
-    that topic; any other keyword becomes a topic of its own, which shows on the
-    site once enough papers share it.
-    """
-    tags: dict[str, Tag] = {}
-    for keyword in keywords:
-        clean_keyword = " ".join(keyword.split())
-        if not re.search(r"\w", clean_keyword) or len(clean_keyword) > 60:
-            continue
-        evidence = (f"keyword: {clean_keyword}",)
-        matched = [
-            topic for topic in topics
-            if (topic.phrase_pattern and topic.phrase_pattern.fullmatch(clean_keyword))
-            or (topic.acronym_pattern and topic.acronym_pattern.fullmatch(clean_keyword))
-            or normalise_keyword(clean_keyword) in topic.keywords
-        ]
-        if matched:
-            for topic in matched:
-                tags.setdefault(topic.slug, Tag(topic.name, topic.slug, "topic", 0.95, evidence))
-            continue
-        key = normalise_keyword(clean_keyword)
-        name = clean_keyword if any(c.isupper() for c in clean_keyword) else clean_keyword.title()
-        slug = tag_slug(key)
-        tags.setdefault(slug, Tag(name, slug, "topic", 0.9, evidence))
-    return list(tags.values())
+def mentions_required(topic: Topic, text: str) -> bool:
+    """Return whether an abstract mentions what the topic requires (always, for a topic that requires nothing)."""
+    return topic.requires_pattern is None or bool(topic.requires_pattern.search(text))

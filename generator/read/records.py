@@ -218,6 +218,12 @@ def _names(value: Any, field: str, separators: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(p.split()) for p in parts if p and p.strip()))
 
 
+def _keywords(value: Any) -> tuple[str, ...]:
+    # A list cut at semicolons keeps its commas: "Computer Vision: Detection, Categorization, Retrieval" is one keyword.
+    separators = r"[;|]" if isinstance(value, str) and re.search(r"[;|]", value) else r"[;,|]"
+    return _names(value, "keywords", separators)
+
+
 def _authors(value: Any) -> tuple[str, ...]:
     # BibTeX writes "Last, First and Last, First"; other sources "A, B" or "A; B".
     if isinstance(value, str) and re.search(r"\s+and\s+", value):
@@ -246,7 +252,7 @@ def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record"
         # Titles and names may carry LaTeX ("{GRACE}", "G\\\"odel") or math: keep their plain text.
         "title": to_plain(title) if title else "",
         "authors": tuple(to_plain(a) for a in _authors(_lookup(fields, "authors"))),
-        "keywords": _names(_lookup(fields, "keywords"), "keywords", r"[;,|]"),
+        "keywords": _keywords(_lookup(fields, "keywords")),
         "source_id": _optional_text(fields, "id"),
         "collection": venue or collection,
         "year": year,

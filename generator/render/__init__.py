@@ -102,10 +102,11 @@ def render_pages(
         listings = ListingPages(env, common, memo)
         order = collection_order(collections)
         sizes = {name: len(members) for name, members in by_collection.items()}
+        by_name = {group.tag.name: group.tag for group in topics}
         for group in groups:
             # With one collection there is no trend to show: the chart is absent, not empty.
             trend = _trend_chart(group, collections, sizes, order) if len(order) > 1 else ""
-            heading = ListingGroup(group.tag, group.related)
+            heading = ListingGroup(group.tag, group.related, group.children, by_name.get(group.tag.parent))
             for listing in paginate(group.papers, group.tag.path, settings.listing_size):
                 # Only the first page shows the chart: the others' keys do not depend on it.
                 shown = trend if listing.number == 1 else ""

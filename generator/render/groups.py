@@ -4,22 +4,25 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
 from slugify import slugify
 
+from ..enrich.tags import tag_slug
 from ..model import Collection, Paper, Tag
 
 
 @dataclass(frozen=True)
 class TagGroup:
-    """A tag with the papers that carry it, strongest first."""
+    """A tag with the papers that carry it or one of its sub-topics, strongest first."""
 
     tag: Tag
     papers: tuple[Paper, ...]
     related: tuple[tuple[Tag, int], ...]
+    #: The sub-topics shown in the digest (topics whose `parent` is this one), with their numbers of papers.
+    children: tuple[tuple[Tag, int], ...] = ()
 
 
 def collections_of(papers: list[Paper]) -> dict[str, Collection]:
@@ -37,24 +40,38 @@ def collections_of(papers: list[Paper]) -> dict[str, Collection]:
 
 
 def group_by_tag(papers: list[Paper]) -> list[TagGroup]:
-    """Return every tag with its papers (by confidence) and co-occurring tags."""
+    """Return every tag with its papers (by confidence), co-occurring tags and sub-topics.
+
+    A parent topic's group holds its own papers and those of its sub-topics (`Tag.parent`),
+    so a topic that holds much of a digest keeps all its papers and names its parts.
+    """
     members: dict[str, list[tuple[Tag, Paper]]] = defaultdict(list)
+    canonical: dict[str, Tag] = {}
+    children: dict[str, Counter[str]] = defaultdict(Counter)
     for paper in papers:
+        own = {tag.slug for tag in paper.tags}
         for tag in paper.tags:
             members[tag.slug].append((tag, paper))
+            canonical.setdefault(tag.slug, replace(tag, confidence=1.0, evidence=()))
+        for tag in paper.tags:
+            if tag.parent:
+                slug = tag_slug(tag.parent)
+                children[slug][tag.slug] += 1
+                canonical.setdefault(slug, Tag(tag.parent, slug, "topic"))
+                if slug not in own:  # listed under the parent too, once, as strong as its sub-topic
+                    members[slug].append((tag, paper))
+                    own.add(slug)
     groups = []
     for slug, pairs in members.items():
-        tag = pairs[0][0]
         ordered = tuple(p for _, p in sorted(pairs, key=lambda tp: (-tp[0].confidence, tp[1].title.casefold())))
         co: Counter[str] = Counter()
-        names: dict[str, Tag] = {}
         for paper in ordered:
             for other in paper.tags:
-                if other.slug != slug:
+                if other.slug != slug and other.parent != canonical[slug].name:
                     co[other.slug] += 1
-                    names.setdefault(other.slug, other)
-        related = tuple((names[s], n) for s, n in sorted(co.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
-        groups.append(TagGroup(tag, ordered, related))
+        related = tuple((canonical[s], n) for s, n in sorted(co.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
+        parts = tuple((canonical[s], n) for s, n in sorted(children[slug].items(), key=lambda kv: (-kv[1], kv[0])))
+        groups.append(TagGroup(canonical[slug], ordered, related, parts))
     groups.sort(key=lambda g: (g.tag.kind != "area", -len(g.papers), g.tag.name))
     return groups
 
@@ -89,7 +106,7 @@ def load_topic_areas() -> dict[str, dict[str, float]]:
 def topics_by_area(
     areas: list[TagGroup], topics: list[TagGroup], prior: dict[str, dict[str, float]] | None = None
 ) -> dict[str, list[TagGroup]]:
-    """Place each topic under the area that holds most of its papers, among the areas that hold any.
+    """Place each top-level topic under the area that holds most of its papers, among the areas that hold any.
 
     A digest's few papers of a topic are a noisy count: the corpora's shares
     (`prior`, by topic and area name) count as `PRIOR_PAPERS` more papers, so two
@@ -98,7 +115,10 @@ def topics_by_area(
     """
     prior = load_topic_areas() if prior is None else prior
     placed: dict[str, list[TagGroup]] = {group.tag.slug: [] for group in areas}
+    shown = {group.tag.name for group in topics}
     for topic in topics:
+        if topic.tag.parent in shown:
+            continue  # a sub-topic sits under its parent topic, wherever that sits
         counts: Counter[tuple[str, str]] = Counter(
             (t.slug, t.name) for paper in topic.papers for t in paper.tags if t.kind == "area"
         )

@@ -30,10 +30,14 @@ LISTING_COMMON = ("paths", "search_engine")
 
 @dataclass(frozen=True)
 class ListingGroup:
-    """What a tag page shows of its tag besides the papers of the page: the tag and the tags often with it."""
+    """What a tag page shows of its tag besides its papers: the tag, its sub-topics, the tags often with it."""
 
     tag: Tag
     related: tuple[tuple[Tag, int], ...]
+    #: The topic's sub-topics shown in the digest, with their numbers of papers.
+    children: tuple[tuple[Tag, int], ...] = ()
+    #: The broader topic this one is a sub-topic of, when the digest shows it.
+    parent: Tag | None = None
 
 
 class ListingItems:

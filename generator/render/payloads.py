@@ -41,7 +41,7 @@ def papers_json_row(p: Paper, collections: dict[str, Collection]) -> str:
         "summary": p.summary,
         "tags": [
             {"name": t.name, "slug": t.slug, "kind": t.kind, "url": t.url, "confidence": t.confidence,
-             "evidence": list(t.evidence)}
+             "evidence": list(t.evidence), "parent": t.parent}
             for t in p.tags
         ],
         "collection": p.collection,

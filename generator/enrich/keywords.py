@@ -1,0 +1,206 @@
+"""Author keywords: the topics they name (the topic model's labels) and the keyword tags a source's keywords give.
+
+A structured source's keywords become topic tags: one that names a topic of
+the vocabulary joins it, any other becomes a tag of its own, cleaned so that
+its spellings across sources meet on one tag ("LLM", "LLMs", "Large Language
+Models" and "Language Models"; plural and singular; hyphen and space) and
+acronyms keep their capitals ("NLP", not "Nlp").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Tag
+from .tags import Topic, mentions_required, normalise_keyword, tag_slug
+
+#: Subjects that say nothing about the paper: a venue's "Track: General", or a whole field ("Deep Learning").
+_EMPTY_SUBJECTS = frozenset({
+    "general", "other", "others", "misc", "miscellaneous", "-", "none", "", "application", "other application",
+    "deep learning", "machine learning", "artificial intelligence", "ai", "ml", "learning", "neural network",
+    "deep neural network",
+})
+
+#: Keys of one subject under another spelling: an acronym and its expansion, or a looser name of it.
+KEYWORD_VARIANTS = {
+    "llm": "large language model",
+    "language model": "large language model",
+    "large language model llm": "large language model",
+    "lm": "large language model",
+    "vlm": "vision language model",
+    "vision and language model": "vision language model",
+    "mllm": "multimodal large language model",
+    "multimodal llm": "multimodal large language model",
+    "gnn": "graph neural network",
+    "cnn": "convolutional neural network",
+    "convolutional network": "convolutional neural network",
+    "rnn": "recurrent neural network",
+    "gan": "generative adversarial network",
+    "vae": "variational autoencoder",
+    "rl": "reinforcement learning",
+    "deep rl": "deep reinforcement learning",
+    "marl": "multi agent reinforcement learning",
+    "nlp": "natural language processing",
+    "cv": "computer vision",
+    "ml": "machine learning",
+    "ai": "artificial intelligence",
+    "dnn": "deep neural network",
+    "xai": "explainable ai",
+    "sgd": "stochastic gradient descent",
+    "nerf": "neural radiance field",
+    "vla": "vision language action model",
+}
+
+#: Words written in capitals when a source gives a keyword in lower case only ("nlp" shows as "NLP").
+ACRONYMS = frozenset({
+    "ai", "ml", "nlp", "cnn", "cnns", "rnn", "rnns", "gan", "gans", "vae", "vaes", "gnn", "gnns", "llm", "llms",
+    "vlm", "vlms", "mllm", "mllms", "rl", "marl", "lstm", "sgd", "mcmc", "pac", "nas", "ood", "kg", "kgs", "qa",
+    "vqa", "asr", "tts", "nmt", "ner", "pde", "pdes", "ode", "odes", "sde", "sdes", "rlhf", "dpo", "cot", "rag",
+    "moe", "vit", "vits", "mlp", "mlps", "svm", "pca", "bert", "gpt", "xai", "dnn", "dnns", "iot", "ehr", "mri",
+    "ct", "slam", "lidar", "uav", "uavs", "sat", "milp", "ssl", "snn", "snns", "fl", "dp", "ssm", "ssms", "ica",
+    "hci", "hri", "2d", "3d", "4d", "cv", "ir", "mdp", "mdps", "pomdp", "pomdps", "irl", "bo", "hpo", "ucb",
+})
+_SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "via",
+                          "vs", "with"})
+
+
+def keyword_subject(keyword: str) -> str:
+    """Return what a keyword names: the part after a venue's track ("Machine Learning: Clustering": "Clustering")."""
+    return " ".join(keyword.rsplit(":", 1)[-1].split()).strip(" .;,")
+
+
+def keyword_key(keyword: str) -> str:
+    """Return the key every spelling of one keyword shares ("LLMs", "Large Language Models (LLM)", "language model")."""
+    key = normalise_keyword(re.sub(r"\s*\([^)]*\)\s*", " ", keyword))
+    key = " ".join(key.split())
+    return KEYWORD_VARIANTS.get(key, key)
+
+
+def keyword_name(keyword: str) -> str:
+    """Return how a keyword is shown: as the source wrote it, or, written all in lower case, in title case."""
+    if any(c.isupper() for c in keyword):
+        return keyword
+    words = keyword.split(" ")
+    shown = []
+    for i, word in enumerate(words):
+        parts = word.split("-")
+        shown.append("-".join(
+            part.upper() if part in ACRONYMS
+            else part if i and part in _SMALL_WORDS
+            else part[:1].upper() + part[1:]
+            for part in parts
+        ))
+    return " ".join(shown)
+
+
+def _spells(topic: Topic, text: str) -> bool:
+    return bool(
+        (topic.phrase_pattern and topic.phrase_pattern.search(text))
+        or (topic.acronym_pattern and topic.acronym_pattern.search(text))
+    )
+
+
+def names_topic(topic: Topic, keywords: list[str] | tuple[str, ...], title: str = "") -> bool:
+    """Return whether a paper's author keywords or title name a topic (the topic model's training label).
+
+    A keyword names the topic when one of its phrases, acronyms or `keyword_phrases`
+    occurs in it, or when the whole keyword is the topic's name or one of its
+    `keywords`. Of a keyword with a track, as IJCAI's "Machine Learning:
+    Clustering", only the part after the last colon counts; in a list of such
+    keywords, one without a colon is a piece of a category cut at its commas
+    ("Detection, Categorization, Indexing, Matching, Retrieval"), which names a
+    topic only through a phrase, never as a whole keyword ("Retrieval").
+    The title names it through a phrase or an acronym.
+    """
+    tracked = any(":" in keyword for keyword in keywords)
+    for keyword in keywords:
+        # A venue's "Track: Subject" keyword names its subject; the track names a whole field.
+        subject = keyword.rsplit(":", 1)[-1].strip()
+        whole = not tracked or ":" in keyword
+        if (
+            _spells(topic, subject)
+            or (whole and normalise_keyword(subject) in topic.keywords)
+            or (topic.keyword_pattern and topic.keyword_pattern.search(subject))
+        ):
+            return True
+    return bool(title) and _spells(topic, title)
+
+
+def named_topics(topics: tuple[Topic, ...], keywords: list[str] | tuple[str, ...], title: str = "") -> set[str]:
+    """Return the names of the topics a paper's keywords or title name, with the parent of each one named.
+
+    A topic's parent is a fair topic for every paper of the topic (topics.yaml), so naming
+    "Offline RL" names "Deep RL Algorithms" too.
+    """
+    named = {topic.name for topic in topics if names_topic(topic, keywords, title)}
+    parents = {topic.name: topic.parent for topic in topics if topic.parent}
+    for name in list(named):
+        while name in parents and parents[name] not in named:
+            name = parents[name]
+            named.add(name)
+    return named
+
+
+def _name_parts(topic: Topic) -> frozenset[str]:
+    """Return the keys of the parts of a topic's name ("robotics" and "manipulation" of "Robotics & Manipulation")."""
+    parts = re.split(r"\s*(?:&|,)\s*", topic.name)
+    return frozenset(normalise_keyword(part) for part in parts if len(parts) > 1 and part)
+
+
+def _joins(topic: Topic, subject: str) -> bool:
+    """Return whether a keyword names a vocabulary topic as a whole: its name or a part of it, a phrase, a synonym."""
+    key = normalise_keyword(subject)
+    return bool(
+        (topic.phrase_pattern and topic.phrase_pattern.fullmatch(subject))
+        or (topic.acronym_pattern and topic.acronym_pattern.fullmatch(subject))
+        or key in topic.keywords
+        or key in _name_parts(topic)
+    )
+
+
+def _supported(topic: Topic, abstract: str | None) -> bool:
+    """Return whether an abstract bears out a topic a keyword names: it mentions the topic (and a language model,
+    for an LLM-era one). With no abstract given, every topic is."""
+    if abstract is None:
+        return True
+    if not mentions_required(topic, abstract):
+        return False
+    words = f" {normalise_keyword(abstract)} "
+    return _spells(topic, abstract) or any(f" {key} " in words for key in topic.keywords | _name_parts(topic))
+
+
+def keyword_tags(keywords: tuple[str, ...], topics: tuple[Topic, ...], abstract: str | None = None) -> list[Tag]:
+    """Turn the keywords a source gives into topic tags.
+
+    A keyword names its subject (a venue's track before a colon is left out,
+    and a subject such as "General" or "Deep Learning" says nothing). In a list
+    of track keywords, one without a track is a piece of a category cut at its
+    commas ("Categorization)"): it may join a topic, but makes no tag of its own. One that names a vocabulary
+    topic (a phrase, an acronym, a synonym, the topic's name or a part of it,
+    as "Manipulation") joins that topic when the `abstract` bears it out: it
+    mentions the topic (a phrase, an acronym, a synonym or part of its name), and
+    a language model for an LLM-era topic ("pre-training" in 2020 is not "Scaling
+    Laws & Pretraining"; a venue's "Transfer" category on a paper that never
+    speaks of transfer is not "Domain Adaptation & Transfer"). Any other keyword
+    becomes a topic of its own,
+    keyed so that its spellings meet (`keyword_key`) and shown as the source
+    wrote it (`keyword_name`; enrich shows the digest's most common spelling).
+    """
+    tags: dict[str, Tag] = {}
+    tracked = any(":" in keyword for keyword in keywords)
+    for keyword in keywords:
+        subject = keyword_subject(keyword)
+        if normalise_keyword(subject) in _EMPTY_SUBJECTS or not re.search(r"\w", subject) or len(subject) > 60:
+            continue
+        evidence = (f"keyword: {' '.join(keyword.split())}",)
+        named = [topic for topic in topics if _joins(topic, subject)]
+        matched = [topic for topic in named if _supported(topic, abstract)]
+        for topic in matched:
+            tags.setdefault(topic.slug, Tag(topic.name, topic.slug, "topic", 0.95, evidence))
+        if named:
+            continue  # a topic of the vocabulary the abstract does not bear out makes no twin of its own
+        if (tracked and ":" not in keyword) or subject.count("(") != subject.count(")"):
+            continue  # a piece of a venue's category cut at its commas ("Categorization)", "Face")
+        slug = tag_slug(keyword_key(subject))
+        tags.setdefault(slug, Tag(keyword_name(subject), slug, "topic", 0.9, evidence))
+    return list(tags.values())
