@@ -59,7 +59,8 @@ def test_the_guides_name_only_real_settings() -> None:
 
     names = {f.name for f in fields(Settings)}
     checked = 0
-    for guide in GUIDES:
+    # The user guide names settings; the contributor guide also names functions in the same shape.
+    for guide in (g for g in GUIDES if g.parent.name == "guide"):
         text = guide.read_text(encoding="utf-8")
         # A setting is written as `name` followed by its default in a parenthesis, or named in a list of settings.
         for name in re.findall(r"\(`([a-z_]+)`[,)]|`([a-z]+_[a-z_]+)`, \d", text):
