@@ -65,7 +65,7 @@ class _Page:
 
 
 TagKind = Literal["area", "topic"]
-TitleSource = Literal["given", "named-method", "headline", "contribution"]
+TitleSource = Literal["given", "corrected", "named-method", "headline", "contribution"]
 
 
 @dataclass(frozen=True)
@@ -119,8 +119,9 @@ class Paper(_Page):
     """One abstract and everything the pipeline learns about it.
 
     The reader fills `abstract`, `collection` and `source` (and `tldr` when the source gives
-    one); enrichment adds the id-derived `slug`, the `title`, the `plain` text, its `summary`
-    and the `tags`.
+    one), and sets `id` to the abstract's fingerprint; the identity stage (generator/identity)
+    replaces it with the paper's stable id and sets `added`; enrichment adds the id-derived
+    `slug`, the `title`, the `plain` text, its `summary` and the `tags`.
     """
 
     FOLDER = PAPERS_FOLDER
@@ -157,10 +158,14 @@ class Paper(_Page):
     related_weak: int = 0
     #: The paper's strongest words as (word, TF-IDF weight, idf), for "papers like this abstract".
     terms: tuple[tuple[str, float, float], ...] = ()
+    #: When the paper was first seen: 1 for the first paper the digest ever had, then 2, 3 ... in
+    #: the order papers arrived (kept in the lock file; never reused). Sort by it, descending, for
+    #: "newest first". 0 before the identity stage has run.
+    added: int = 0
 
     @property
     def title_inferred(self) -> bool:
-        return self.title_source != "given"
+        return self.title_source not in ("given", "corrected")
 
 
 

@@ -8,6 +8,7 @@ them is not repeated: its report is read back from `.paper-digest/generate.json`
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import sys
 import time
@@ -22,11 +23,13 @@ from .enrich import enrich_digest
 from .enrich.overrides import load_overrides
 from .enrich.tags import load_topics
 from .errors import DigestError, SettingsError
+from .identity import LOCK_FILE, Lock, adopt, dump_lock, identify, parse_lock, publish, read_rows, redirects
+from .identity import stale_reasons
 from .model import Paper, Problem, Progress, no_progress
-from .read import expand_sources, read_sources
+from .read import expand_sources, paper_id, read_sources
 from .render import PageStore, RenderResult, generated_fingerprint, render_site
 from .settings import SETTINGS_FILE, Settings, load_settings
-from .stamps import files_digest, read_stamp, tree_files, write_stamp
+from .stamps import files_digest, read_stamp, tree_files, write_atomically, write_stamp
 
 #: The last run's inputs key, generated files' fingerprint and report.
 STAMP = ".paper-digest/generate.json"
@@ -161,22 +164,50 @@ def cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def load_lock(settings: Settings) -> tuple[Lock, str]:
+    """Return the project's lock and its text ("" when there is none).
+
+    A digest without a lock adopts the ids and addresses its last run published
+    (the docs dir's papers.json, else the built site's), so that upgrading, or
+    starting the lock, moves no page.
+    """
+    path = settings.resolve(LOCK_FILE)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        for published in (settings.docs_path / "papers.json", settings.site_path / "papers.json"):
+            try:
+                return adopt(read_rows(published.read_text(encoding="utf-8")), paper_id), ""
+            except (OSError, UnicodeDecodeError):
+                continue
+        return Lock(), ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DigestError(f"{path}: cannot read the lock file: {exc}") from exc
+    return parse_lock(text, str(path)), text
+
+
+def _lock_key(key: str, lock_text: str) -> str:
+    """Return a run's inputs key with the lock file's text: a lock edited by hand is a change."""
+    return hashlib.blake2b(f"{key} {lock_text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 def generate(
     sources: Iterable[str | Path], settings: Settings, progress: Progress = no_progress,
-    enriched: Callable[[list[Paper], str], None] | None = None,
+    enriched: Callable[[list[Paper], str], None] | None = None, locked: bool = False,
 ) -> GenerateReport:
     """Read the sources, enrich the papers and write the Markdown site.
 
     `enriched` is called with the enriched papers and the search engine before
     the pages render (the build starts its search index then: build.EarlySearch).
+    With `locked`, a lock file that this run would change is an error (CI), raised before any page is written.
     """
     with cyclic_gc_paused():
-        return _generate(sources, settings, progress, enriched)
+        return _generate(sources, settings, progress, enriched, locked)
 
 
 def _generate(
     sources: Iterable[str | Path], settings: Settings, progress: Progress,
-    enriched: Callable[[list[Paper], str], None] | None,
+    enriched: Callable[[list[Paper], str], None] | None, locked: bool = False,
 ) -> GenerateReport:
     timings: dict[str, float] = {}
     start = time.perf_counter()
@@ -185,7 +216,9 @@ def _generate(
     stamp_path = settings.resolve(STAMP)
     # Hashed once (the models are megabytes): the run stamp and the cache both depend on it.
     fingerprint = analysis_fingerprint(settings)
-    key = inputs_key(expand_sources(paths), settings, fingerprint)
+    sources_key = inputs_key(expand_sources(paths), settings, fingerprint)
+    lock, lock_text = load_lock(settings)
+    key = _lock_key(sources_key, lock_text)
     stamp = read_stamp(stamp_path)
     if stamp.get("version") != _STAMP_VERSION:
         stamp = {}
@@ -201,6 +234,8 @@ def _generate(
             raise DigestError("strict mode: problems in the input:\n" + "\n".join(f"  {p}" for p in issues))
     if not read.papers:
         raise DigestError("no abstracts found in the sources; nothing to build")
+    identified = identify(read.papers, lock, cache)
+    read.problems.extend(identified.problems)
     timings["read"] = time.perf_counter() - start
     start = time.perf_counter()
     progress("Reading sources", 1, 1)
@@ -208,10 +243,18 @@ def _generate(
     counts = ArrayFile(settings.resolve(TERM_COUNTS), fingerprint)
     # The map's layout is drawn in another process (large digests) while the pages render.
     papers, layout = enrich_digest(
-        read.papers, settings, progress, cache, neighbours, draw_map=True, counts=counts
+        identified.papers, settings, progress, cache, neighbours, draw_map=True, counts=counts
     )
     engine = settings.search_engine(len(papers))
     try:
+        new_lock = publish(identified.lock, papers)
+        new_lock_text = dump_lock(new_lock)
+        if locked and new_lock_text != lock_text:
+            reasons = "\n".join(f"  {reason}" for reason in stale_reasons(lock, new_lock))
+            raise DigestError(
+                f"{settings.resolve(LOCK_FILE)} is out of date (--locked):\n{reasons}\n"
+                "Run `paper-digest build` without --locked and commit the lock file it writes."
+            )
         cache.save()
         neighbours.save()
         counts.save()
@@ -223,14 +266,16 @@ def _generate(
         start = time.perf_counter()
         # The templates count as well as the code: a page is reused only if both are the same.
         pages = PageStore(settings.resolve(PAGES), settings.docs_path, inputs_key([], settings, fingerprint))
-        rendered = render_site(papers, layout, settings, progress, pages)
+        rendered = render_site(papers, layout, settings, progress, pages, redirects(new_lock, papers))
     finally:
         layout.close()
+    if new_lock_text != lock_text:
+        write_atomically(settings.resolve(LOCK_FILE), new_lock_text.encode("utf-8"))
     timings["render"] = time.perf_counter() - start
     report = GenerateReport(papers, read.problems, read.files, rendered, timings, engine=engine)
     stamp = {
         "version": _STAMP_VERSION,
-        "inputs": key,
+        "inputs": _lock_key(sources_key, new_lock_text),
         "generated": generated_fingerprint(settings.docs_path),
         "files": read.files,
         "problems": [asdict(p) for p in read.problems],

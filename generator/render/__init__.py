@@ -27,6 +27,7 @@ from .markdown import front_matter_string, make_environment
 from .paper_pages import PageMemo, PaperPages, left_as_is, paper_pages_started
 from .payloads import PAPERS_JSON, filter_json, papers_json_row
 from .similar_data import similar_files
+from .redirects import redirect_files
 from .sync import MANIFEST, PageStore, RenderResult, generated_fingerprint, write_files
 from .trends import changes, collection_order, given_areas, shares
 
@@ -50,7 +51,7 @@ def _put(files: dict[str, bytes], path: str, data: bytes | None) -> None:
 
 def render_pages(
     papers: list[Paper], layout: MapLayout, settings: Settings, progress: Progress = no_progress,
-    memo: PageMemo | None = None,
+    memo: PageMemo | None = None, redirects: dict[str, str] | None = None,
 ) -> dict[str, bytes]:
     """Render every generated file to UTF-8, keyed by path relative to the docs dir.
 
@@ -60,7 +61,8 @@ def render_pages(
     layout drawn in another process is drawn while the rest renders.
     With `memo` (the pages of the last run), a paper or listing page or a feed
     whose inputs did not change is left as it is in the docs dir: it is recorded
-    in the memo as reused, and is not in the result.
+    in the memo as reused, and is not in the result. `redirects` (old address:
+    new address) adds a redirect page at each old address.
     """
     env = make_environment(settings.resolve(settings.templates_dir))
     collections = collections_of(papers)
@@ -160,6 +162,7 @@ def render_pages(
     if engine == "pagefind":
         records = render_rows(RECORDS_FILE, papers, search_record, keys, memo)
         files[RECORDS_FILE] = join_rows(RECORDS_FILE, SEARCH_RECORDS, records, keys, memo)
+    files.update(redirect_files(redirects or {}, settings.site_url))
     return files
 
 
@@ -241,13 +244,13 @@ def _feeds(
 
 def render_site(
     papers: list[Paper], layout: MapLayout, settings: Settings, progress: Progress = no_progress,
-    pages: PageStore | None = None,
+    pages: PageStore | None = None, redirects: dict[str, str] | None = None,
 ) -> RenderResult:
     """Render the papers (and their `layout` on the map) into the docs dir; return what was written and deleted.
 
     `pages` (the last run's paper and listing pages) spares rendering the pages whose inputs did not change.
     """
-    files = render_pages(papers, layout, settings, progress, pages)
+    files = render_pages(papers, layout, settings, progress, pages, redirects)
     result = write_files(files, settings.docs_path, pages.kept_now if pages else frozenset())
     if pages is not None:
         pages.save()
