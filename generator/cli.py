@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 import time
 from collections import Counter
@@ -20,8 +19,9 @@ from .build import EarlySearch, build_site
 from .errors import DigestError
 from .formats import INPUT_FORMATS
 from .pipeline import GenerateReport, generate, load_project, sources_or_default
+from .project import engine_config, find_project, new_project
 from .read import read_sources
-from .settings import Settings
+from .settings import SETTINGS_FILE, Settings
 
 console = Console(stderr=True, highlight=False)
 
@@ -29,9 +29,15 @@ _project_option = click.option(
     "--project",
     "project_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=".",
-    show_default=True,
-    help="Project folder holding mkdocs.yml, templates/ and site_src/.",
+    default=None,
+    help="The digest project's folder (default: the current folder, or the nearest parent with "
+    "paper-digest.toml or mkdocs.yml).",
+)
+_collection_option = click.option(
+    "--collection", default=None, metavar="NAME", help="Put every paper in collection NAME, whatever the sources say."
+)
+_locked_option = click.option(
+    "--locked", is_flag=True, help="Fail if paper-digest.lock would change (for CI: the lock is committed)."
 )
 _strict_option = click.option(
     "--strict", is_flag=True, default=None, help="Treat any skipped or suspicious input as an error."
@@ -53,12 +59,15 @@ def main(verbose: bool) -> None:
     """Turn conference abstracts into a searchable static website.
 
     SOURCES are digest files or folders of them; without SOURCES the project's
-    default corpus (data/iclr2026) is used.
+    default sources (the `default_sources` setting: data/) are read. Start a
+    project with `paper-digest new DIR`.
     """
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(name)s: %(message)s")
 
 
-def _run_generate(sources: tuple[Path, ...], settings: Settings, early: EarlySearch | None = None) -> GenerateReport:
+def _run_generate(
+    sources: tuple[Path, ...], settings: Settings, early: EarlySearch | None = None, locked: bool = False
+) -> GenerateReport:
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=console, transient=True,
@@ -70,7 +79,7 @@ def _run_generate(sources: tuple[Path, ...], settings: Settings, early: EarlySea
                 tasks[what] = bar.add_task(what, total=total)
             bar.update(tasks[what], completed=done, total=total)
 
-        return generate(sources, settings, progress=progress, enriched=early.start if early else None)
+        return generate(sources, settings, progress=progress, enriched=early.start if early else None, locked=locked)
 
 
 def _summary(
@@ -100,8 +109,10 @@ def _summary(
 def _problems(problems) -> None:
     skipped = [p for p in problems if p.level == "error"]
     warnings = [p for p in problems if p.level == "warning"]
-    merged = [p for p in problems if p.level == "info" and p.kind != "joined"]
+    merged = [p for p in problems if p.level == "info" and p.kind == "merged"]
     joined = [p for p in problems if p.kind == "joined"]
+    edited = [p for p in problems if p.kind == "edited"]
+    log = logging.getLogger(__name__)
     if skipped:
         console.print(f"Skipped {len(skipped)} bad records:")
         for problem in skipped:
@@ -117,6 +128,12 @@ def _problems(problems) -> None:
                       markup=False, highlight=False)
         for problem in joined:
             console.print(f"  {problem}", markup=False, highlight=False)
+    if edited:
+        console.print(f"{len(edited)} edited abstracts kept their ids and addresses"
+                      + ("" if log.isEnabledFor(logging.INFO) else " (-v lists them)"), markup=False)
+        if log.isEnabledFor(logging.INFO):
+            for problem in edited:
+                console.print(f"  {problem}", markup=False, highlight=False)
 
 
 def join_counts(joined) -> str:
@@ -130,13 +147,16 @@ def join_counts(joined) -> str:
 @_project_option
 @_strict_option
 @_format_option
+@_collection_option
+@_locked_option
 def generate_command(
-    sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None
+    sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, input_format: str | None,
+    collection: str | None, locked: bool,
 ) -> None:
     """Write the Markdown pages and papers.json into the docs dir (no site build)."""
     started = time.perf_counter()
-    settings = load_project(project_dir, strict=strict, input_format=input_format)
-    _summary(_run_generate(sources, settings), started)
+    settings = load_project(find_project(project_dir), strict=strict, input_format=input_format, collection=collection)
+    _summary(_run_generate(sources, settings, locked=locked), started)
 
 
 @main.command("build")
@@ -144,16 +164,19 @@ def generate_command(
 @_project_option
 @_strict_option
 @_format_option
+@_collection_option
+@_locked_option
 @click.option("--force", is_flag=True, help="Build the whole site, even when no page or only some changed.")
 def build_command(
-    sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None, force: bool
+    sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, input_format: str | None,
+    collection: str | None, locked: bool, force: bool,
 ) -> None:
     """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs."""
     started = time.perf_counter()
-    settings = load_project(project_dir, strict=strict, input_format=input_format)
+    settings = load_project(find_project(project_dir), strict=strict, input_format=input_format, collection=collection)
     # The search index of an incremental build starts while the pages render.
     with EarlySearch(settings, force=force) as early:
-        report = _run_generate(sources, settings, early)
+        report = _run_generate(sources, settings, early, locked=locked)
         with console.status("Building the site with MkDocs …"):
             result = build_site(settings, report.engine, force=force, early=early)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
@@ -162,13 +185,22 @@ def build_command(
 
 
 @main.command("check")
-@click.argument("sources", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_sources_argument
 @_project_option
 @_strict_option
 @_format_option
-def check_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None) -> None:
-    """Parse SOURCES and report counts, duplicates and problems; exit 1 on errors."""
-    settings = load_project(project_dir, site=False, strict=strict, input_format=input_format)
+@_collection_option
+def check_command(
+    sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, input_format: str | None,
+    collection: str | None,
+) -> None:
+    """Read SOURCES (default: the project's) and report counts, duplicates and problems.
+
+    Exits as `build` would on the same input: 1 when there is no abstract, or with --strict when
+    anything was skipped or looks wrong; 0 otherwise.
+    """
+    settings = load_project(find_project(project_dir), site=False, strict=strict, input_format=input_format,
+                            collection=collection)
     result = read_sources(sources_or_default(sources, settings), settings)
     _problems(result.problems)
     collections = sorted({p.collection for p in result.papers})
@@ -179,11 +211,11 @@ def check_command(sources: tuple[Path, ...], project_dir: Path, strict: bool | N
         + (f"; {joins} paragraphs joined to the abstract before them" if joins else ""),
         markup=False,
     )
-    failing = result.errors or (settings.strict and [p for p in result.problems if p.level == "warning"])
-    if failing or not result.papers:
-        if not result.papers:
-            console.print("[bold red]error:[/] no abstracts found", markup=True)
-        sys.exit(1)
+    if not result.papers:
+        raise DigestError("no abstracts found in the sources; nothing to build")
+    issues = [p for p in result.problems if p.level != "info"]
+    if settings.strict and issues:
+        raise DigestError(f"strict mode: {len(issues)} problems in the input (listed above)")
 
 
 @main.command("diff")
@@ -208,7 +240,7 @@ def diff_command(old: Path, new: Path, output: Path | None) -> None:
 @click.option("--interval", default=1.0, show_default=True, help="Seconds between checks of the sources.")
 @_format_option
 def serve_command(
-    sources: tuple[Path, ...], project_dir: Path, dev_addr: str, interval: float, input_format: str | None
+    sources: tuple[Path, ...], project_dir: Path | None, dev_addr: str, interval: float, input_format: str | None
 ) -> None:
     """Preview the site with live reload; regenerate when a source file changes.
 
@@ -221,7 +253,7 @@ def serve_command(
     host, _, port = dev_addr.rpartition(":")
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise click.BadParameter(f"expected HOST:PORT, found {dev_addr!r}", param_hint="--dev-addr")
-    settings = load_project(project_dir, input_format=input_format)
+    settings = load_project(find_project(project_dir), input_format=input_format)
     report = _run_generate(sources, settings)
     paths = sources_or_default(sources, settings)
     if report.engine == "pagefind":
@@ -229,8 +261,10 @@ def serve_command(
         return
     watcher = threading.Thread(target=_watch_sources, args=(paths, sources, settings, interval), daemon=True)
     watcher.start()
-    # MkDocs watches the docs dir: regenerated pages trigger its rebuild and live reload.
-    serve(config_file=str(settings.resolve(settings.config_file)), dev_addr=dev_addr, livereload=True)
+    # MkDocs watches the docs dir: regenerated pages trigger its rebuild and live reload. (It logs its own
+    # address only at INFO, which this command leaves off unless -v.)
+    console.print(f"Serving {settings.project_dir} on http://{host or '127.0.0.1'}:{port}/ (rebuilt on each change)")
+    serve(config_file=str(engine_config(settings)), dev_addr=dev_addr, livereload=True)
 
 
 def _serve_built_site(
@@ -253,7 +287,7 @@ def _serve_built_site(
     server = LiveReloadServer(builder=rebuild, host=host, port=port, root=str(settings.site_path))
     # The sources, and what `mkdocs serve` would watch: the docs dir's hand-written pages, mkdocs.yml, the
     # templates and the theme overrides. A rebuild that finds nothing changed is skipped in a moment.
-    watched = [*paths, settings.docs_path, settings.resolve(settings.config_file),
+    watched = [*paths, settings.docs_path, settings.resolve(settings.config_file), settings.resolve(SETTINGS_FILE),
                settings.resolve(settings.templates_dir), settings.resolve("overrides")]
     for path in watched:
         if path.exists():
@@ -292,6 +326,20 @@ def _watch_sources(paths: list[Path], sources: tuple[Path, ...], settings: Setti
                 console.print(f"Sources changed: {len(report.render.written)} pages rewritten")
             except DigestError as error:
                 _preview_error(error)
+
+
+@main.command("new")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def new_command(directory: Path) -> None:
+    """Start a new digest project in DIRECTORY (missing or empty), as `mkdocs new` does."""
+    written = new_project(directory)
+    console.print(f"Started a digest project in {directory}:", markup=False)
+    for name in written:
+        console.print(f"  {name}", markup=False)
+    console.print(
+        f"Next: put your abstracts in {directory / 'data'} (text, BibTeX, JSON or CSV), then run "
+        f"`cd {directory} && paper-digest build` and open site/index.html, or `paper-digest serve`.", markup=False,
+    )
 
 
 if __name__ == "__main__":

@@ -16,16 +16,18 @@ class Format:
     streamed: bool = False
     #: One record per abstract with named fields (everything but the plain-text digest).
     structured: bool = True
+    #: What a reader of the site is told the papers came from.
+    label: str = ""
 
 
 FORMATS: tuple[Format, ...] = (
-    Format("text", (".txt", ".text", ".md"), structured=False),
-    Format("jsonl", (".jsonl", ".ndjson"), streamed=True),
-    Format("json", (".json",)),
-    Format("csv", (".csv",), streamed=True),
-    Format("tsv", (".tsv",), streamed=True),
-    Format("bib", (".bib",)),
-    Format("arxiv", (".xml", ".atom")),
+    Format("text", (".txt", ".text", ".md"), structured=False, label="plain-text abstract lists"),
+    Format("jsonl", (".jsonl", ".ndjson"), streamed=True, label="JSON Lines exports"),
+    Format("json", (".json",), label="JSON paper lists"),
+    Format("csv", (".csv",), streamed=True, label="CSV paper lists"),
+    Format("tsv", (".tsv",), streamed=True, label="TSV paper lists"),
+    Format("bib", (".bib",), label="BibTeX bibliographies"),
+    Format("arxiv", (".xml", ".atom"), label="arXiv Atom feeds"),
 )
 BY_NAME = {f.name: f for f in FORMATS}
 BY_SUFFIX = {suffix: f for f in FORMATS for suffix in f.suffixes}

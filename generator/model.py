@@ -25,6 +25,7 @@ class SitePaths:
     """The site's fixed generated files, relative to the docs dir: one name for render and the templates."""
 
     home: str = "index.md"
+    about: str = "about.md"
     tags_index: str = f"{TAGS_FOLDER}/index.md"
     collections_index: str = f"{COLLECTIONS_FOLDER}/index.md"
     stats: str = "stats.md"

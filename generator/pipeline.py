@@ -23,11 +23,22 @@ from .enrich import enrich_digest
 from .enrich.overrides import load_overrides
 from .enrich.tags import load_topics
 from .errors import DigestError, SettingsError
-from .identity import LOCK_FILE, Lock, adopt, dump_lock, identify, parse_lock, publish, read_rows, redirects
-from .identity import stale_reasons
+from .identity import (
+    LOCK_FILE,
+    Lock,
+    adopt,
+    dump_lock,
+    identify,
+    parse_lock,
+    publish,
+    read_rows,
+    redirects,
+    stale_reasons,
+)
 from .model import Paper, Problem, Progress, no_progress
+from .project import SiteIdentity, template_dirs, write_engine_config
 from .read import expand_sources, paper_id, read_sources
-from .render import PageStore, RenderResult, generated_fingerprint, render_site
+from .render import PageStore, RenderResult, generated_fingerprint, render_site, site_title
 from .settings import SETTINGS_FILE, Settings, load_settings
 from .stamps import files_digest, read_stamp, tree_files, write_atomically, write_stamp
 
@@ -77,12 +88,14 @@ class GenerateReport:
 def load_project(project_dir: Path, site: bool = True, **overrides: object) -> Settings:
     """Load and check every setting, the topic vocabulary and the overrides file, before any source is read.
 
-    With `site`, the templates folder must be there too (every command but
-    `check` renders pages). Any problem raises a DigestError naming its file.
+    With `site`, a templates folder the settings name must be there too (every command but
+    `check` renders pages; without the setting, the project's templates/ is optional and the
+    package's defaults fill in). Any problem raises a DigestError naming its file.
     """
     settings = load_settings(project_dir, **overrides)
     settings_file = settings.project_dir / SETTINGS_FILE
-    for name in ("topics_file", *(("templates_dir",) if site else ())):
+    named_templates = site and settings.templates_dir != Settings.templates_dir
+    for name in ("topics_file", *(("templates_dir",) if named_templates else ())):
         value = getattr(settings, name)
         path = settings.resolve(value) if value else None
         if path is not None and not (path.is_dir() if name == "templates_dir" else path.is_file()):
@@ -126,8 +139,7 @@ def _libraries() -> str:
 
 def inputs_key(files: list[Path], settings: Settings, fingerprint: str) -> str:
     """Return a hash of everything a run's output depends on: `fingerprint`, the templates and the sources."""
-    templates = settings.resolve(settings.templates_dir)
-    pages = tree_files(templates)
+    pages = [file for folder in template_dirs(settings) for file in tree_files(folder)]
     return files_digest([*pages, *files], content=True, extra=f"{fingerprint} {settings.project_dir}")
 
 
@@ -269,6 +281,9 @@ def _generate(
         rendered = render_site(papers, layout, settings, progress, pages, redirects(new_lock, papers))
     finally:
         layout.close()
+    write_engine_config(settings, SiteIdentity(
+        site_title(settings, sorted({p.collection for p in papers})), settings.site_description
+    ))
     if new_lock_text != lock_text:
         write_atomically(settings.resolve(LOCK_FILE), new_lock_text.encode("utf-8"))
     timings["render"] = time.perf_counter() - start

@@ -42,6 +42,13 @@ class Settings:
     templates_dir: str = "templates"
     #: Collection name used for a text file with no header line (default: the file's stem).
     default_collection: str = ""
+    #: Collection of every paper read, whatever the sources say (venue, header line or file name).
+    collection: str = ""
+    #: The site's name (heading, browser tab, feeds); default: the collection's name, or a short
+    #: form of several ("ICLR 2024–2026", "3 collections").
+    site_name: str = ""
+    #: One sentence about the site, for search engines and link previews.
+    site_description: str = ""
     #: A topic needs at least this many papers for a page of its own; a smaller one folds into its parent topic,
     #: or shows only on the papers whose best topic it is.
     min_topic_papers: int = 3

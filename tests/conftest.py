@@ -59,7 +59,6 @@ def copy_project(target: Path) -> Path:
     shutil.copytree(ROOT / "overrides", target / "overrides")
     docs = target / "site_src"
     docs.mkdir()
-    shutil.copy(ROOT / "site_src" / "about.md", docs / "about.md")
     shutil.copytree(ROOT / "site_src" / "assets", docs / "assets")
     return target
 

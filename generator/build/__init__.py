@@ -34,6 +34,7 @@ from pathlib import Path
 
 from ..errors import DigestError
 from ..model import GENERATED_FOLDERS, Paper
+from ..project import engine_config, project_config, theme_sources
 from ..settings import ENGINES, Settings
 from ..stamps import files_digest, read_stamp, remove_empty_parents, tree_files, write_stamp
 from .pagefind import (
@@ -76,7 +77,7 @@ def tree_fingerprint(settings: Settings) -> tuple[str, list[str]]:
 
     The files are paths relative to the docs dir, "/"-separated, sorted.
     """
-    config = settings.resolve(settings.config_file)
+    config = engine_config(settings)
     docs = settings.docs_path
     files = tree_files(docs)
     prefix = os.path.join(os.fspath(docs), "")
@@ -134,9 +135,9 @@ def engine_fingerprint(settings: Settings, engine: str) -> str:
     """
     from importlib.metadata import version
 
-    overrides = sorted(p for p in settings.resolve("overrides").rglob("*") if p.is_file())
+    theme = sorted(p for folder in theme_sources(settings) for p in folder.rglob("*") if p.is_file())
     return files_digest(
-        [settings.resolve(settings.config_file), *overrides], root=settings.project_dir, content=True,
+        [engine_config(settings), project_config(settings), *theme], root=settings.project_dir, content=True,
         extra=f"{engine} mkdocs {version('mkdocs')} material {version('mkdocs-material')}",
     )
 
@@ -386,9 +387,7 @@ def build_site(settings: Settings, engine: str, force: bool = False, early: Earl
     """
     if engine not in ENGINES:
         raise DigestError(f"unknown search engine {engine!r}")
-    config = settings.resolve(settings.config_file)
-    if not config.exists():
-        raise DigestError(f"{config}: MkDocs configuration not found (run from the project folder)")
+    config = engine_config(settings)
     site = settings.site_path
     stamp_path = settings.resolve(STAMP)
     stamp = read_stamp(stamp_path)

@@ -25,6 +25,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from ..cache import entry_key
 from ..model import Paper, Problem
@@ -37,12 +38,12 @@ __all__ = [
 ]
 
 
-class _Memo:
+class _Memo(Protocol):
     """Where sketches of earlier runs are kept (the analysis cache)."""
 
-    def get(self, key: str) -> object: ...
+    def get(self, key: str) -> Any | None: ...
 
-    def put(self, key: str, value: object) -> None: ...
+    def put(self, key: str, value: Any) -> None: ...
 
 
 @dataclass
@@ -110,38 +111,38 @@ def identify(papers: list[Paper], lock: Lock, memo: _Memo | None = None) -> Iden
     """
     by_source = {entry.source: entry for entry in lock.entries if entry.source}
     by_fingerprint: dict[str, list[Entry]] = defaultdict(list)
-    for entry in lock.entries:
-        by_fingerprint[entry.fingerprint].append(entry)
+    for each in lock.entries:
+        by_fingerprint[each.fingerprint].append(each)
     taken: dict[str, int] = {}
     chosen: list[Entry | None] = [None] * len(papers)
     for i, paper in enumerate(papers):
-        entry = by_source.get(source_key(paper)) if paper.source_id else None
-        if entry is None or entry.id in taken:
-            entry = next((e for e in by_fingerprint.get(paper.id, ()) if e.id not in taken), None)
-        if entry is not None:
-            taken[entry.id] = i
-            chosen[i] = entry
+        found = by_source.get(source_key(paper)) if paper.source_id else None
+        if found is None or found.id in taken:
+            found = next((e for e in by_fingerprint.get(paper.id, ()) if e.id not in taken), None)
+        if found is not None:
+            taken[found.id] = i
+            chosen[i] = found
     # New and edited texts need a sketch (an unchanged one keeps the lock's).
     need = [i for i, entry in enumerate(chosen) if entry is None or entry.fingerprint != papers[i].id]
     made = dict(zip(need, _sketches([papers[i] for i in need], memo), strict=True))
     problems: list[Problem] = []
     free = [entry for entry in lock.entries if entry.id not in taken]
     rest = {i: made[i] for i, entry in enumerate(chosen) if entry is None}
-    for i, (entry, score) in sorted(_near_matches(rest, free).items()):
-        taken[entry.id] = i
-        chosen[i] = entry
+    for i, (like, score) in sorted(_near_matches(rest, free).items()):
+        taken[like.id] = i
+        chosen[i] = like
         problems.append(Problem(
             "info", papers[i].source.file, papers[i].source.line or None,
-            f"{papers[i].source.unit} {papers[i].source.paragraph}: an edited abstract of paper {entry.id} "
+            f"{papers[i].source.unit} {papers[i].source.paragraph}: an edited abstract of paper {like.id} "
             f"(similarity {score:.2f}); it keeps its id and address", kind="edited",
         ))
     known = set(lock.by_id)
     added = lock.next_added
     result: list[Paper] = []
-    entries = {entry.id: entry for entry in lock.entries}
+    entries = {each.id: each for each in lock.entries}
     for i, paper in enumerate(papers):
-        entry = chosen[i]
         key = source_key(paper)
+        entry = chosen[i]
         if entry is None:
             new_id = _new_id(paper, key, known)
             known.add(new_id)
@@ -184,7 +185,7 @@ def publish(lock: Lock, papers: list[Paper], moved: dict[str, str] | None = None
     for entry in lock.entries:
         paper = current.get(entry.id)
         if paper is not None:
-            urls = tuple(u for u in entry.urls if u != paper.url) + (paper.url,)
+            urls = (*(u for u in entry.urls if u != paper.url), paper.url)
             entries.append(replace(entry, urls=urls, moved="", gone=False))
         elif entry.id in moved and moved[entry.id] != entry.id:
             entries.append(replace(entry, moved=moved[entry.id], gone=False))

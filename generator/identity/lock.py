@@ -6,7 +6,7 @@ Plain JSON, one paper a line, committed with the digest:
     "lock": 1,
     "about": "...",
     "papers": [
-    {"id": "3f9a0c1b2d4e", "added": 1, "fingerprint": "...", "sketch": "...", "source": "", "urls": ["papers/x-3f9a0c/"]},
+    {"id": "3f9a0c1b2d4e", "added": 1, "fingerprint": "...", "sketch": "...", "urls": ["papers/x-3f9a0c/"]},
     ...
     ]}
 

@@ -211,6 +211,8 @@ def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | N
                 _take(result, seen, item, name, collection)
         if len(result.papers) == before and not any(p.file == name for p in result.problems):
             result.problems.append(Problem("warning", name, None, "no abstracts in this file"))
+    if settings.collection:
+        result.papers = [replace(paper, collection=settings.collection) for paper in result.papers]
     log.info("read %d papers from %d files", len(result.papers), len(result.files))
     return result
 

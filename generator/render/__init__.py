@@ -9,10 +9,13 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import defaultdict
+from pathlib import Path
 
 from ..build.pagefind import RECORDS_FILE, SEARCH_RECORDS, search_record
 from ..enrich.maps import MapLayout
+from ..formats import FORMATS, format_of
 from ..model import PATHS, Collection, Paper, Progress, no_progress
+from ..project import configured_identity, template_dirs
 from ..rows import join_rows, paper_keys, render_rows
 from ..settings import Settings
 from .all_papers import all_orders
@@ -24,6 +27,7 @@ from .listing_pages import ListingGroup, ListingPages
 from .listings import paginate
 from .map_data import map_json
 from .markdown import front_matter_string, make_environment
+from .naming import digest_name
 from .paper_pages import PageMemo, PaperPages, left_as_is, paper_pages_started
 from .payloads import PAPERS_JSON, filter_json, papers_json_row
 from .similar_data import similar_files
@@ -37,6 +41,18 @@ __all__ = [
     "MANIFEST", "PageStore", "RenderResult", "front_matter_string", "generated_fingerprint", "render_pages",
     "render_site",
 ]
+
+
+def formats_read(papers: list[Paper]) -> str:
+    """Return what the papers were read from, in words: "BibTeX bibliographies and CSV paper lists"."""
+    found = {format_of(Path(source.file)).name for p in papers for source in (p.source, *p.also_in)}
+    labels = [f.label for f in FORMATS if f.name in found]
+    return " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 1 else labels) or "abstracts"
+
+
+def site_title(settings: Settings, collections: list[str]) -> str:
+    """Return the site's name: the `site_name` setting (or mkdocs.yml's), else one made from the collections."""
+    return configured_identity(settings).name or digest_name(collections)
 
 
 def _utf8(text: str) -> bytes:
@@ -64,7 +80,7 @@ def render_pages(
     in the memo as reused, and is not in the result. `redirects` (old address:
     new address) adds a redirect page at each old address.
     """
-    env = make_environment(settings.resolve(settings.templates_dir))
+    env = make_environment(template_dirs(settings))
     collections = collections_of(papers)
     groups = group_by_tag(papers)
     areas = [g for g in groups if g.tag.kind == "area"]
@@ -72,12 +88,12 @@ def render_pages(
     by_collection: dict[str, list[Paper]] = defaultdict(list)
     for paper in papers:
         by_collection[paper.collection].append(paper)
-    title = " + ".join(sorted(collections)) if collections else "Paper digest"
+    title = site_title(settings, list(collections))
     engine = settings.search_engine(len(papers))
     by_date = newest_first(papers, settings.source_date_epoch)
     common = {
         "digest_title": title, "paths": PATHS, "collections": collections, "paper_count": len(papers),
-        "search_engine": engine,
+        "search_engine": engine, "site_description": settings.site_description,
     }
 
     files: dict[str, bytes] = {}
@@ -139,6 +155,9 @@ def render_pages(
         files[PATHS.papers_json] = join_rows(PATHS.papers_json, PAPERS_JSON, json_rows, keys, memo)
         csv_rows = render_rows(PATHS.papers_csv, papers, csv_row, keys, memo)
         files[PATHS.papers_csv] = join_rows(PATHS.papers_csv, PAPERS_CSV, csv_rows, keys, memo)
+        files[PATHS.about] = _utf8(env.get_template("about.md.j2").render(
+            **common, formats_read=formats_read(papers), inferred_count=sum(p.title_inferred for p in papers)
+        ))
         files[PATHS.filter] = _utf8(env.get_template("filter.md.j2").render(**common))
         files[PATHS.starred] = _utf8(env.get_template("starred.md.j2").render(**common))
         files[PATHS.map] = _utf8(env.get_template("map.md.j2").render(**common))

@@ -43,12 +43,14 @@ def counted(number: int, noun: str) -> str:
     return f"{number:,} {noun if number == 1 else noun + 's'}"
 
 
-def make_environment(templates_dir: Path) -> Environment:
-    """Return the Jinja2 environment for Markdown templates."""
-    if not templates_dir.is_dir():
-        raise DigestError(f"{templates_dir}: templates folder not found (run from the project folder)")
+def make_environment(templates_dir: Path | list[Path]) -> Environment:
+    """Return the Jinja2 environment for Markdown templates, looked up in `templates_dir` (folders in order)."""
+    folders = templates_dir if isinstance(templates_dir, list) else [templates_dir]
+    for folder in folders:
+        if not folder.is_dir():
+            raise DigestError(f"{folder}: templates folder not found")
     env = Environment(
-        loader=FileSystemLoader(templates_dir),
+        loader=FileSystemLoader(folders),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
