@@ -31,7 +31,7 @@ class Settings:
     #: The project directory: holds mkdocs.yml, templates/ and site_src/.
     project_dir: Path = field(default_factory=Path.cwd)
     #: Sources read when none are named on the command line.
-    default_sources: tuple[str, ...] = ("data/iclr2026",)
+    default_sources: tuple[str, ...] = ("data",)
     #: MkDocs configuration file.
     config_file: str = "mkdocs.yml"
     #: MkDocs docs_dir: generated folders go here beside the hand-written pages.

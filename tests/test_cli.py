@@ -78,7 +78,31 @@ def test_check_fails_on_a_missing_file(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "no such file" in result.output
 
 
-def test_generate_outside_a_project_names_the_missing_templates(tmp_path: Path) -> None:
-    folder = write_tree(tmp_path, {"a.txt": A1})
-    result = run("generate", str(folder), "--project", str(tmp_path))
-    assert result.exit_code == 1 and "templates" in result.output
+def test_a_command_outside_a_project_says_so_in_one_line_and_names_paper_digest_new(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = write_tree(tmp_path / "elsewhere", {"a.txt": A1})
+    monkeypatch.chdir(folder)
+    for command in ("generate", "build", "check", "serve"):
+        result = run(command, "a.txt")
+        assert result.exit_code == 1, result.output
+        assert len(result.output.strip().splitlines()) == 1, result.output
+        assert "no digest project here" in result.output and "paper-digest new" in result.output
+
+
+def test_commands_find_the_project_from_a_subfolder(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_tree(project, {"data/a.txt": A1 + "\n\n" + A2})
+    monkeypatch.chdir(project / "data")
+    result = run("generate", "a.txt")
+    assert result.exit_code == 0, result.output
+    assert (project / "site_src" / "papers.json").exists()
+
+
+def test_a_project_holding_only_its_data_gets_templates_and_theme_from_the_package(tmp_path: Path) -> None:
+    project = write_tree(tmp_path / "bare", {"paper-digest.toml": "", "data/a.txt": A1 + "\n\n" + A2})
+    result = run("generate", "--project", str(project))
+    assert result.exit_code == 0, result.output
+    assert "2 from 1 files" in result.output
+    assert (project / "site_src" / "index.md").exists() and (project / "site_src" / "about.md").exists()
+    assert (project / ".paper-digest" / "theme" / "assets" / "digest.css").exists()
+    assert (project / ".paper-digest" / "theme" / "main.html").exists()

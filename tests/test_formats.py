@@ -168,7 +168,10 @@ def test_strict_makes_a_bad_record_an_error(tmp_path: Path) -> None:
     write_tree(tmp_path, {"in/bad.jsonl": f"{record(abstract=A1)}\n{{oops\n"})
     runner = CliRunner()
     lenient = runner.invoke(main, ["check", str(tmp_path / "in"), "--project", str(tmp_path)])
-    assert lenient.exit_code == 1 and "Skipped 1 bad records" in lenient.output and "bad.jsonl:2" in lenient.output
+    # As `build` does on the same input: the bad record is skipped and reported, the rest builds.
+    assert lenient.exit_code == 0 and "Skipped 1 bad records" in lenient.output and "bad.jsonl:2" in lenient.output
+    strict = runner.invoke(main, ["check", str(tmp_path / "in"), "--project", str(tmp_path), "--strict"])
+    assert strict.exit_code == 1 and "strict mode" in strict.output
     from generator.pipeline import generate
 
     with pytest.raises(DigestError, match=r"bad\.jsonl:2"):
