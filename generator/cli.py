@@ -18,9 +18,11 @@ from . import __version__
 from .build import EarlySearch, build_site
 from .errors import DigestError
 from .formats import INPUT_FORMATS
-from .pipeline import GenerateReport, generate, load_project, sources_or_default
+from .identity import Lock, identify
+from .pipeline import GenerateReport, generate, identify_papers, load_lock, load_project, sources_or_default
 from .project import engine_config, find_project, new_project
-from .read import read_sources
+from .read import ReadResult, read_sources
+from .read.corrections import doubtful_lines
 from .settings import SETTINGS_FILE, Settings
 
 console = Console(stderr=True, highlight=False)
@@ -112,6 +114,7 @@ def _problems(problems) -> None:
     merged = [p for p in problems if p.level == "info" and p.kind == "merged"]
     joined = [p for p in problems if p.kind == "joined"]
     edited = [p for p in problems if p.kind == "edited"]
+    split = [p for p in problems if p.kind == "split"]
     log = logging.getLogger(__name__)
     if skipped:
         console.print(f"Skipped {len(skipped)} bad records:")
@@ -127,6 +130,11 @@ def _problems(problems) -> None:
         console.print(f"Joined {len(joined)} paragraphs to the abstract before them ({join_counts(joined)}):",
                       markup=False, highlight=False)
         for problem in joined:
+            console.print(f"  {problem}", markup=False, highlight=False)
+    if split:
+        console.print(f"Split {len(split)} paragraphs into papers of their own (the overrides file's split:):",
+                      markup=False)
+        for problem in split:
             console.print(f"  {problem}", markup=False, highlight=False)
     if edited:
         console.print(f"{len(edited)} edited abstracts kept their ids and addresses"
@@ -202,7 +210,11 @@ def check_command(
     settings = load_project(find_project(project_dir), site=False, strict=strict, input_format=input_format,
                             collection=collection)
     result = read_sources(sources_or_default(sources, settings), settings)
+    lock, _ = load_lock(settings)
+    if result.papers:
+        result.problems.extend(p for p in identify_papers(result, settings, lock).problems if p.kind != "edited")
     _problems(result.problems)
+    _doubtful(result, settings, lock)
     collections = sorted({p.collection for p in result.papers})
     joins = sum(p.kind == "joined" for p in result.problems)
     console.print(
@@ -216,6 +228,20 @@ def check_command(
     issues = [p for p in result.problems if p.level != "info"]
     if settings.strict and issues:
         raise DigestError(f"strict mode: {len(issues)} problems in the input (listed above)")
+
+
+def _doubtful(result: ReadResult, settings: Settings, lock: Lock) -> None:
+    """Print the paragraph decisions the model was least sure of, each with the correction that reverses it."""
+    if not result.doubts:
+        return
+    ids = {read.id: paper.id for read, paper in zip(result.papers, identify(result.papers, lock).papers, strict=True)}
+    lines = doubtful_lines(result.doubts, ids)
+    where = settings.overrides_file or "tag-overrides.yaml"
+    console.print(f"{len(lines)} doubtful paragraph decisions (the model was close to its threshold); to reverse "
+                  f"one, paste its line into {where}, under the section named:", markup=False, soft_wrap=True)
+    for what, section, line in lines:
+        console.print(f"  {what}, under {section}:", markup=False, highlight=False, soft_wrap=True)
+        console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
 
 
 @main.command("diff")

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from .enrich.tags import load_topics
 from .errors import DigestError, SettingsError
 from .identity import (
     LOCK_FILE,
+    Identified,
     Lock,
     adopt,
     dump_lock,
@@ -37,7 +38,8 @@ from .identity import (
 )
 from .model import Paper, Problem, Progress, no_progress
 from .project import SiteIdentity, template_dirs, write_engine_config
-from .read import expand_sources, paper_id, read_sources
+from .read import ReadResult, expand_sources, paper_id, read_sources
+from .read.corrections import correct_paragraphs
 from .render import PageStore, RenderResult, generated_fingerprint, render_site, site_title
 from .settings import SETTINGS_FILE, Settings, load_settings
 from .stamps import files_digest, read_stamp, tree_files, write_atomically, write_stamp
@@ -198,6 +200,29 @@ def load_lock(settings: Settings) -> tuple[Lock, str]:
     return parse_lock(text, str(path)), text
 
 
+def identify_papers(read: ReadResult, settings: Settings, lock: Lock, memo: Cache | None = None) -> Identified:
+    """Give the papers read their stable ids, with the overrides file's paragraph corrections applied.
+
+    Corrections name papers by stable id: the papers are identified as read, corrected, and the
+    corrected ones identified again. The result's `moved` holds the ids joined into other papers;
+    its problems report the edits kept, the corrections made and the corrections naming no paper.
+    """
+    overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
+    # Said of the file as the project names it, as the sources are.
+    overrides = replace(overrides, file=settings.overrides_file)
+    identified = identify(read.papers, lock, memo)
+    known = {paper.id for paper in identified.papers}
+    if overrides.join or overrides.split:
+        corrected, moved, problems = correct_paragraphs(
+            read.papers, [p.id for p in identified.papers], dict(read.parts), overrides, paper_id
+        )
+        identified = identify(corrected, lock, memo)
+        identified.moved = moved
+        identified.problems.extend(problems)
+    identified.problems.extend(overrides.unknown(known | {paper.id for paper in identified.papers}))
+    return identified
+
+
 def _lock_key(key: str, lock_text: str) -> str:
     """Return a run's inputs key with the lock file's text: a lock edited by hand is a change."""
     return hashlib.blake2b(f"{key} {lock_text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
@@ -246,7 +271,7 @@ def _generate(
             raise DigestError("strict mode: problems in the input:\n" + "\n".join(f"  {p}" for p in issues))
     if not read.papers:
         raise DigestError("no abstracts found in the sources; nothing to build")
-    identified = identify(read.papers, lock, cache)
+    identified = identify_papers(read, settings, lock, cache)
     read.problems.extend(identified.problems)
     timings["read"] = time.perf_counter() - start
     start = time.perf_counter()
@@ -259,7 +284,7 @@ def _generate(
     )
     engine = settings.search_engine(len(papers))
     try:
-        new_lock = publish(identified.lock, papers)
+        new_lock = publish(identified.lock, papers, identified.moved)
         new_lock_text = dump_lock(new_lock)
         if locked and new_lock_text != lock_text:
             reasons = "\n".join(f"  {reason}" for reason in stale_reasons(lock, new_lock))

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 from generator.cli import main
 from generator.enrich import enrich, enrich_digest
 from generator.read import read_sources
+from generator.read.grouping import group
 from generator.read.notes import is_tail_note, without_tail_notes
-from generator.read.paragraphs import features, group, load_model, profile
+from generator.read.paragraphs import features, load_model, profile
 from generator.settings import Settings
 from generator.text import paragraphs_to_markdown, to_markdown
 from tests.conftest import make_paper, write_tree
@@ -392,7 +393,7 @@ def test_a_kept_decision_that_does_not_decode_is_worked_out_again() -> None:
 
 
 def test_decisions_worked_out_on_forked_workers_give_the_same_groups(monkeypatch) -> None:
-    from generator.read import paragraphs as module
+    from generator.read import grouping as module
 
     # Chunks of three: joins fall inside chunks and across their edges, and runs of three joined.
     monkeypatch.setattr(module, "_CHUNK", 3)
@@ -409,7 +410,7 @@ def test_decisions_worked_out_on_forked_workers_give_the_same_groups(monkeypatch
 
 
 def test_a_memo_that_knows_the_digest_is_used_even_when_the_first_paragraph_was_edited(monkeypatch) -> None:
-    from generator.read import paragraphs as module
+    from generator.read import grouping as module
 
     paragraphs = [*OBJECTS, *SHORT[:3], *JVI, ENDED, PYXAI, EQGEN] * 3
     memo = _Memo()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from slugify import slugify
 
 from ..cache import Cache, entry_key
-from ..model import Paper, Progress, Tag, no_progress
+from ..model import Paper, Progress, Tag, TitleSource, no_progress
 from ..read.notes import without_tail_notes
 from ..settings import Settings
 from ..text import to_plain
@@ -253,7 +253,12 @@ def enrich_digest(
     # properties of the whole digest.
     analyses, guesses = _analyse_all(papers, topics, settings, progress, cache)
     plains = [a.plain for a in analyses]
-    titled = [(a.title, a.title_source, a.title_confidence) for a in analyses]
+    # A title corrected in the overrides file replaces the inferred one, its slug included.
+    titled: list[tuple[str, TitleSource, float]] = [
+        (overrides.titles[paper.id], "corrected", 1.0) if paper.id in overrides.titles
+        else (a.title, a.title_source, a.title_confidence)
+        for paper, a in zip(papers, analyses, strict=True)
+    ]
     base_titles = [title for title, _, _ in titled]
     titles = unique_titles(base_titles, [paper.collection for paper in papers])
     candidates = [_without_area_names(a.topics, area_slugs) for a in analyses]
@@ -290,7 +295,7 @@ def enrich_digest(
                 title_confidence=titled[i][2],
                 slug=paper_slug(base_titles[i], paper.id),
                 plain=plains[i],
-                summary=analyses[i].summary,
+                summary=overrides.summaries.get(paper.id) or analyses[i].summary,
                 tags=tuple(tags),
                 related=tuple(papers[j].id for j in related[i][0]),
                 related_weak=related[i][1],

@@ -53,6 +53,8 @@ class Identified:
     papers: list[Paper]
     lock: Lock
     problems: list[Problem] = field(default_factory=list)
+    #: Ids of papers joined into another one by a correction: joined id -> id of the paper it joined.
+    moved: dict[str, str] = field(default_factory=dict)
 
 
 def source_key(paper: Paper) -> str:

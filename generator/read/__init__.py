@@ -20,8 +20,9 @@ from ..errors import DigestError
 from ..formats import SUFFIXES, format_of
 from ..model import Paper, Problem, Source
 from ..settings import Settings
+from .grouping import Doubt, Memo, group
 from .hyphenation import dehyphenate
-from .paragraphs import PARAGRAPH_BREAK, Memo, group
+from .paragraphs import PARAGRAPH_BREAK
 from .records import RawRecord, build_paper, iter_records, to_paper
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,24 @@ class Paragraph:
     line_count: int = 1
 
 
+@dataclass(frozen=True)
+class Doubtful:
+    """A paragraph decision of a text digest close to the model's threshold, to show the user.
+
+    `paper` is the fingerprint of the paper holding the paragraph, `position` its place there (1: it starts it).
+    """
+
+    file: str
+    line: int
+    number: int
+    onto: int
+    joined: bool
+    score: float
+    paper: str
+    position: int
+    text: str
+
+
 @dataclass
 class ReadResult:
     """Everything read from the sources: papers, and problems to report."""
@@ -57,6 +76,10 @@ class ReadResult:
     papers: list[Paper] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    #: The (number, line) of each paragraph of each text paper, by the paper's fingerprint.
+    parts: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    #: Paragraph decisions close to the threshold, in file order.
+    doubts: list[Doubtful] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Problem]:
@@ -232,7 +255,13 @@ def _add_text(
         else:
             result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
     texts = [paragraph.text for paragraph in kept]
-    groups, joins = group(texts, memo=memo, workers=workers) if join else ([[i] for i in range(len(kept))], [])
+    doubts: list[Doubt] = []
+    groups, joins = (
+        group(texts, memo=memo, workers=workers, doubts=doubts) if join else ([[i] for i in range(len(kept))], [])
+    )
+    place: dict[int, tuple[int, int]] = {index: (g, n) for g, indexes in enumerate(groups)
+                                         for n, index in enumerate(indexes, start=1)}
+    fingerprints: list[str] = []
     for joined in joins:
         this, onto = kept[joined.index], kept[joined.onto]
         result.problems.append(Problem(
@@ -249,7 +278,14 @@ def _add_text(
             collection=collection,
             source=Source(name, first.number, first.line),
         )
+        fingerprints.append(paper.id)
+        result.parts.setdefault(paper.id, tuple((kept[i].number, kept[i].line) for i in indexes))
         _add(result, seen, paper)
+    for doubt in doubts:
+        this, onto = kept[doubt.index], kept[doubt.onto]
+        number, position = place[doubt.index]
+        result.doubts.append(Doubtful(name, this.line, this.number, onto.number, doubt.joined, doubt.score,
+                                      fingerprints[number], position, this.text))
 
 
 def stream_lines(handle, name: str) -> Iterator[str]:

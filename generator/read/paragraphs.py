@@ -19,13 +19,11 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Protocol
 
-from ..cache import entry_key
 from .notes import is_tail_note
 
 #: The model's file in the package data.
@@ -385,130 +383,6 @@ def _reads_whole(previous: str, current: Profile) -> bool:
     # A long paragraph with its own contribution that opens like an abstract is one, even in lowercase or
     # after an abstract cut off mid-sentence.
     return len(current.text) >= 400 and current.contribution and (current.opening > 0 or not _ends_open(previous))
-
-
-@dataclass(frozen=True)
-class Join:
-    """One paragraph joined to the one before it: the indexes in the input, and why."""
-
-    index: int
-    onto: int
-    reason: str
-
-
-class Memo(Protocol):
-    """Where decisions of earlier runs are kept (the analysis cache): values by key."""
-
-    def get(self, key: str) -> Any | None: ...
-
-    def put(self, key: str, value: Any) -> None: ...
-
-
-def group(
-    paragraphs: Sequence[str], model: Model | None = None, memo: Memo | None = None, workers: int = 0
-) -> tuple[list[list[int]], list[Join]]:
-    """Group a digest's paragraphs into abstracts; return the groups (indexes, in order) and the joins.
-
-    With `memo`, each decision is looked up by the texts it depends on (the abstract so far and the
-    paragraph) and stored when new: after one edit, only the decisions around it are worked out again.
-    The groups are the same with and without it.
-
-    With `workers` (forked processes), a digest whose memo lacks most decisions has each
-    paragraph's decision worked out up front on them as if the one before it stood alone (as it
-    does unless it was joined): the loop here takes those it can use, and works out the others.
-    """
-    model = model or load_model()
-    groups: list[list[int]] = []
-    joins: list[Join] = []
-    profiles: dict[int, Profile] = {}
-    ready: list[Decision | None] = []
-    if workers and len(paragraphs) > 1 and (memo is None or _mostly_new(paragraphs, memo)):
-        ready = _decided_forked(paragraphs, model, workers)
-
-    def profile_of(index: int) -> Profile:
-        if index not in profiles:
-            profiles[index] = profile(paragraphs[index], model)
-        return profiles[index]
-
-    for index in range(len(paragraphs)):
-        alone = ready[index] if ready and groups and groups[-1] == [index - 1] else None
-        decision = _decision(groups[-1], index, paragraphs, profile_of, model, memo, alone) if groups else None
-        if decision is not None and decision.joins:
-            joins.append(Join(index, groups[-1][-1], decision.reason))
-            groups[-1].append(index)
-            continue
-        groups.append([index])
-    return groups, joins
-
-
-#: Decisions looked up to tell a memo that knows the digest from one that does not.
-_PROBES = 32
-
-
-def _mostly_new(paragraphs: Sequence[str], memo: Memo) -> bool:
-    """Return True when `memo` lacks most of the decisions after a paragraph alone (a first read).
-
-    Probed at paragraphs spread over the digest: an edit anywhere (the first abstract included)
-    leaves most of them known, and the decisions are then looked up one by one, not forked.
-    """
-    step = max(1, (len(paragraphs) - 1) // _PROBES)
-    probes = range(1, len(paragraphs), step)
-    known = sum(memo.get(_decision_key([paragraphs[i - 1]], paragraphs[i])) is not None for i in probes)
-    return known * 2 < len(probes)
-
-
-#: What forked workers decide on: set before the fork (inherited, not pickled per chunk).
-_FORKED: tuple[Sequence[str], Model] | None = None
-#: Paragraphs per chunk of forked decisions.
-_CHUNK = 500
-
-
-def _chunk_decided(start: int) -> list[Decision | None]:
-    """Return each paragraph's decision of one chunk, after the one before alone (None: the first)."""
-    assert _FORKED is not None
-    paragraphs, model = _FORKED
-    before = profile(paragraphs[start - 1], model) if start else None
-    decisions = []
-    for index in range(start, min(start + _CHUNK, len(paragraphs))):
-        this = profile(paragraphs[index], model)
-        decisions.append(decide([before], this, model) if before is not None else None)
-        before = this
-    return decisions
-
-
-def _decided_forked(paragraphs: Sequence[str], model: Model, workers: int) -> list[Decision | None]:
-    """Return each paragraph's decision after the one before alone, worked out on `workers` forked
-    processes, in order. (Only decisions come back: the profiles would cost more to send than to make.)"""
-    import multiprocessing
-
-    global _FORKED  # noqa: PLW0603
-    _FORKED = (paragraphs, model)
-    try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            chunks = pool.map(_chunk_decided, range(0, len(paragraphs), _CHUNK))
-    finally:
-        _FORKED = None
-    return [decision for chunk in chunks for decision in chunk]
-
-
-def _decision(before: list[int], index: int, paragraphs: Sequence[str], profile_of: Callable[[int], Profile],
-              model: Model, memo: Memo | None, ready: Decision | None = None) -> Decision:
-    """Return whether paragraph `index` goes on from the paragraphs `before` (`ready`: already worked out)."""
-    key = _decision_key([paragraphs[i] for i in before], paragraphs[index]) if memo is not None else ""
-    if memo is not None:
-        kept = memo.get(key)
-        # What does not decode is worked out again, never trusted.
-        if isinstance(kept, list) and len(kept) == 2 and isinstance(kept[0], bool) and isinstance(kept[1], str):
-            return Decision(kept[0], 0.0, kept[1])
-    decision = ready if ready is not None else decide([profile_of(i) for i in before], profile_of(index), model)
-    if memo is not None:
-        memo.put(key, [decision.joins, decision.reason])
-    return decision
-
-
-def _decision_key(before: list[str], paragraph: str) -> str:
-    """Return the memo key of the decision whether `paragraph` goes on from the paragraphs `before`."""
-    return entry_key("paragraph", before, paragraph)
 
 
 @lru_cache(maxsize=1)
