@@ -109,7 +109,9 @@ def _summary(
 
 
 def _problems(problems) -> None:
-    skipped = [p for p in problems if p.level == "error"]
+    skipped = [p for p in problems if p.level == "error" and p.kind != "no-abstract"]
+    no_abstract = [p for p in problems if p.kind == "no-abstract"]
+    bibtex = [p for p in problems if p.kind == "bibtex"]
     warnings = [p for p in problems if p.level == "warning"]
     merged = [p for p in problems if p.level == "info" and p.kind == "merged"]
     joined = [p for p in problems if p.kind == "joined"]
@@ -131,6 +133,15 @@ def _problems(problems) -> None:
                       markup=False, highlight=False)
         for problem in joined:
             console.print(f"  {problem}", markup=False, highlight=False)
+    verbose = log.isEnabledFor(logging.INFO)
+    for found, what in ((no_abstract, "records without an abstract skipped"),
+                        (bibtex, "repeated BibTeX keys or fields merged")):
+        if found:
+            files = sorted({p.file for p in found})
+            console.print(f"{len(found)} {what} ({', '.join(files[:3])}{', …' if len(files) > 3 else ''})"
+                          + ("" if verbose else "; -v lists them"), markup=False, soft_wrap=True)
+            for problem in found if verbose else ():
+                console.print(f"  {problem}", markup=False, highlight=False)
     if split:
         console.print(f"Split {len(split)} paragraphs into papers of their own (the overrides file's split:):",
                       markup=False)

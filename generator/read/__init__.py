@@ -23,7 +23,7 @@ from ..settings import Settings
 from .grouping import Doubt, Memo, group
 from .hyphenation import dehyphenate
 from .paragraphs import PARAGRAPH_BREAK
-from .records import RawRecord, build_paper, iter_records, to_paper
+from .records import NoAbstract, RawRecord, build_paper, iter_records, to_paper
 
 log = logging.getLogger(__name__)
 
@@ -311,9 +311,10 @@ def _add_record(result: ReadResult, seen: dict[str, int], record: RawRecord, nam
     try:
         values, source = to_paper(record, name, collection)
     except (ValueError, TypeError) as exc:
-        result.problems.append(
-            Problem("error", name, record.line or None, f"record {record.index}: {exc}; skipped")
-        )
+        result.problems.append(Problem(
+            "error", name, record.line or None, f"record {record.index}: {exc}; skipped",
+            kind="no-abstract" if isinstance(exc, NoAbstract) else "",
+        ))
         return
     _add(result, seen, build_paper(values, source, paper_id(values["abstract"])))
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import json
-import logging
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Iterator
@@ -28,16 +27,22 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "authors": ("authors", "author", "content.authors.value", "content.authors", "creators"),
     "keywords": ("keywords", "tags", "content.keywords.value", "content.keywords", "keyword", "subjects"),
     "id": ("id", "uid", "forum", "paper_id", "key", "arxiv_id", "doi"),
-    "venue": ("venue", "content.venue.value", "content.venue", "conference", "booktitle", "journal", "collection"),
-    "year": ("year", "content.year", "published"),
+    # biblatex: eventtitle ("CVPR 2021") before journaltitle and booktitle ("Proceedings of ...").
+    "venue": ("venue", "content.venue.value", "content.venue", "conference", "eventtitle", "journaltitle", "journal",
+              "booktitle", "collection"),
+    "year": ("year", "content.year", "published", "date"),
     "date": ("date", "published", "content.date", "created", "pub_date"),
     "url": ("url", "pdf", "content.pdf.value", "link", "html_url", "pdf_url"),
-    "area": ("primary_area", "content.primary_area.value", "area", "track", "category", "primary_category"),
+    # Not "track": a conference's track ("main", "Datasets and Benchmarks") is no research area.
+    "area": ("primary_area", "content.primary_area.value", "area", "category", "primary_category"),
     "tldr": ("tldr", "tl;dr", "tl_dr", "content.tldr.value", "content.tldr", "content.tl;dr.value", "content.tl;dr"),
 }
 _ATOM = "{http://www.w3.org/2005/Atom}"
 _ARXIV = "{http://arxiv.org/schemas/atom}"
-logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
+
+
+class NoAbstract(ValueError):
+    """A record without an abstract: counted in one line, listed only when asked (a bibliography has many)."""
 
 
 @dataclass(frozen=True)
@@ -124,27 +129,6 @@ def _csv(text: str | Iterable[str], name: str, delimiter: str = ",") -> Iterator
 
 def _tsv(text: str | Iterable[str], name: str) -> Iterator[RawRecord | Problem]:
     return _csv(text, name, delimiter="\t")
-
-
-def _bib(text: str, name: str) -> Iterator[RawRecord | Problem]:
-    import bibtexparser
-
-    library = bibtexparser.parse_string(text)
-    blocks: list[tuple[int, Any]] = sorted(
-        [(entry.start_line or 0, entry) for entry in library.entries]
-        + [(block.start_line or 0, block) for block in library.failed_blocks],
-        key=lambda pair: pair[0],
-    )
-    index = 0
-    for start, block in blocks:
-        index += 1
-        if block in library.failed_blocks:
-            reason = str(getattr(block, "error", "")) or "syntax error"
-            yield Problem("error", name, start + 1, f"entry {index}: BibTeX entry does not parse ({reason})")
-            continue
-        fields = {key: field.value for key, field in block.fields_dict.items()}
-        fields.setdefault("key", block.key)
-        yield RawRecord(fields, index, start + 1)
 
 
 def _arxiv(text: str, name: str) -> Iterator[RawRecord | Problem]:
@@ -238,7 +222,7 @@ def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record"
     fields = _lowered(record.fields)
     abstract = _lookup(fields, "abstract")
     if abstract is None:
-        raise ValueError("no abstract (looked for " + ", ".join(ALIASES["abstract"][:3]) + ")")
+        raise NoAbstract("no abstract (looked for " + ", ".join(ALIASES["abstract"][:3]) + ")")
     abstract = _text(abstract, "abstract")
     if not re.search(r"\w", abstract):
         raise ValueError("the abstract has no words")
@@ -286,5 +270,14 @@ def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:
 
 #: The reader of each structured format (generator/formats.py names them).
 READERS: dict[str, Callable[[Any, str], Iterator[RawRecord | Problem]]] = {
-    "jsonl": _jsonl, "json": _json, "csv": _csv, "tsv": _tsv, "bib": _bib, "arxiv": _arxiv,
+    "jsonl": _jsonl, "json": _json, "csv": _csv, "tsv": _tsv, "arxiv": _arxiv,
 }
+
+
+def _bib(text: str, name: str) -> Iterator[RawRecord | Problem]:
+    from .bibtex import read_bib
+
+    return read_bib(text, name)
+
+
+READERS["bib"] = _bib

@@ -56,7 +56,8 @@ def bibtex_entry(paper: Paper) -> str:
     if year:
         fields.append(("year", year))
     if re.match(r"https?://\S+$", paper.source_url):
-        fields.append(("url", bibtex_text(paper.source_url)))
+        # Written as it is (the url field is read verbatim); only braces, which would end the field, are encoded.
+        fields.append(("url", paper.source_url.replace("{", "%7B").replace("}", "%7D")))
     fields.append(("keywords", bibtex_text(", ".join(tag.name for tag in paper.tags))))
     if paper.title_inferred:
         fields.append(("note", "Title inferred from the abstract by paper-digest"))

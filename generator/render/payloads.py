@@ -9,7 +9,7 @@ import json
 
 from ..model import Collection, Paper, Source
 from ..rows import RowLayout
-from .exports import citation_key
+from .exports import citation_key, year_of
 from .groups import TagGroup
 
 
@@ -51,7 +51,8 @@ def papers_json_row(p: Paper, collections: dict[str, Collection]) -> str:
         "authors": list(p.authors),
         "keywords": list(p.keywords),
         "given_area": p.given_area,
-        "year": p.year,
+        # The same year as papers.csv and papers.bib give: the source's, else the collection name's.
+        "year": year_of(p),
         "date": p.date,
         "source_url": p.source_url,
         "source_id": p.source_id,

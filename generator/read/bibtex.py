@@ -1,0 +1,113 @@
+"""The BibTeX and biblatex reader: every entry read whole, its LaTeX made plain text.
+
+Real exports (Zotero, Google Scholar, a group's bibliography) repeat citation
+keys and fields: a repeated key keeps both entries (two papers, or one when
+their abstracts are the same), and a repeated field is merged (joined for
+keywords and notes, else the first kept); both are reported. Braces and text
+commands (`{BIM}`, `\\emph{x}`, `M{\\"u}ller`) become plain text in every field
+but the URLs, which only lose their escapes (`paper\\_files` -> `paper_files`);
+math in an abstract stays as it was written.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+from ..model import Problem
+from .records import RawRecord
+
+logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
+
+#: Fields holding an address: escapes removed, nothing else changed.
+_ADDRESSES = frozenset({"url", "doi", "file", "eprint", "pdf", "howpublished"})
+#: Fields whose repeated values are all kept, joined.
+_JOINED = frozenset({"keywords", "annotation", "note", "tags", "file"})
+_CITE = re.compile(r"\\(?:cite[a-z]*|ref|label|footnote)\*?(?:\[[^\]]*\])*\{[^{}]*\}")
+_URL_ESCAPE = re.compile(r"\\([_%&#$~])")
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
+
+
+def bib_text(value: str) -> str:
+    """Return a field's LaTeX as plain text: braces, accents and text commands resolved, math kept."""
+    text = _CITE.sub("", value)
+    if "\\" in text or "{" in text or "~" in text or "--" in text:
+        try:
+            text = _converter().latex_to_text(text)
+        except Exception:
+            text = text.replace("{", "").replace("}", "")
+    return " ".join(text.split())
+
+
+def bib_address(value: str) -> str:
+    """Return a URL or DOI field without its LaTeX escapes."""
+    text = value.replace("{\\textasciitilde}", "~").replace("\\textasciitilde{}", "~").replace("\\~{}", "~")
+    return _URL_ESCAPE.sub(r"\1", text.replace("{", "").replace("}", "")).strip()
+
+
+def _raw(value: Any) -> str:
+    """Return a field's value without the braces or quotes that delimit it."""
+    text = str(value).strip()
+    if len(text) >= 2 and ((text[0] == "{" and text[-1] == "}") or (text[0] == '"' and text[-1] == '"')):
+        text = text[1:-1]
+    return text
+
+
+def _clean(key: str, value: Any) -> str:
+    raw = _raw(value)
+    return bib_address(raw) if key in _ADDRESSES else bib_text(raw)
+
+
+def read_bib(text: str, name: str) -> Iterator[RawRecord | Problem]:
+    """Yield every entry of a BibTeX or biblatex file, and a report of each repeated key or field."""
+    import bibtexparser
+    from bibtexparser.model import Entry
+
+    library = bibtexparser.parse_string(text)
+    blocks: list[tuple[int, Any]] = sorted(
+        [(entry.start_line or 0, entry) for entry in library.entries]
+        + [(block.start_line or 0, block) for block in library.failed_blocks],
+        key=lambda pair: pair[0],
+    )
+    keys: dict[str, int] = {}
+    index = 0
+    for start, block in blocks:
+        index += 1
+        line = start + 1
+        entry = block if isinstance(block, Entry) else getattr(block, "ignore_error_block", None)
+        if not isinstance(entry, Entry):
+            reason = str(getattr(block, "error", "")) or "syntax error"
+            yield Problem("error", name, line, f"entry {index}: BibTeX entry does not parse ({reason})")
+            continue
+        fields: dict[str, str] = {}
+        for field in entry.fields:
+            key = field.key.lower()
+            value = _clean(key, field.value)
+            if key not in fields or not fields[key]:
+                fields[key] = value
+            elif value and value != fields[key]:
+                if key in _JOINED:
+                    fields[key], kept = f"{fields[key]}; {value}", "the values were joined"
+                elif key == "abstract":
+                    # The longer abstract is the more complete one (an export may hold a cut one too).
+                    fields[key], kept = max(fields[key], value, key=len), "the longer was kept"
+                else:
+                    kept = "the first was kept"
+                yield Problem("info", name, line, f"entry {index} ({entry.key}): field `{key}` given twice; {kept}",
+                              kind="bibtex")
+        if entry.key in keys:
+            yield Problem("info", name, line, f"entry {index}: citation key `{entry.key}` was used before "
+                          f"(line {keys[entry.key]}); both entries are read", kind="bibtex")
+        keys.setdefault(entry.key, line)
+        fields.setdefault("key", entry.key)
+        fields.setdefault("entrytype", entry.entry_type)
+        yield RawRecord(fields, index, line)
