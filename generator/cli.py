@@ -21,7 +21,7 @@ from .formats import INPUT_FORMATS
 from .identity import Lock, identify
 from .pipeline import GenerateReport, generate, identify_papers, load_lock, load_project, sources_or_default
 from .project import engine_config, find_project, new_project
-from .read import ReadResult, read_sources
+from .read import ReadResult, no_abstracts, read_sources
 from .read.corrections import doubtful_lines
 from .settings import SETTINGS_FILE, Settings
 
@@ -89,7 +89,9 @@ def _summary(
 ) -> None:
     table = Table.grid(padding=(0, 2))
     joins = sum(p.kind == "joined" for p in report.problems)
+    ignored = sum(p.kind == "ignored" for p in report.problems)
     table.add_row("Papers", f"{report.paper_count} from {len(report.files)} files"
+                  + (f" ({ignored} other files not read)" if ignored else "")
                   + (f", {joins} paragraphs joined to the abstract before them" if joins else "")
                   + (" (inputs unchanged since the last run)" if report.reused else ""))
     table.add_row("Tags", str(report.tag_count))
@@ -112,6 +114,10 @@ def _problems(problems) -> None:
     skipped = [p for p in problems if p.level == "error" and p.kind != "no-abstract"]
     no_abstract = [p for p in problems if p.kind == "no-abstract"]
     bibtex = [p for p in problems if p.kind == "bibtex"]
+    ignored = [p.file for p in problems if p.kind == "ignored"]
+    if ignored:
+        console.print(f"Not read: {len(ignored)} files of no known format ({', '.join(ignored)})", markup=False,
+                      soft_wrap=True)
     warnings = [p for p in problems if p.level == "warning"]
     merged = [p for p in problems if p.level == "info" and p.kind == "merged"]
     joined = [p for p in problems if p.kind == "joined"]
@@ -235,7 +241,7 @@ def check_command(
         markup=False,
     )
     if not result.papers:
-        raise DigestError("no abstracts found in the sources; nothing to build")
+        raise DigestError(no_abstracts(result))
     issues = [p for p in result.problems if p.level != "info"]
     if settings.strict and issues:
         raise DigestError(f"strict mode: {len(issues)} problems in the input (listed above)")

@@ -38,7 +38,7 @@ from .identity import (
 )
 from .model import Paper, Problem, Progress, no_progress
 from .project import SiteIdentity, template_dirs, write_engine_config
-from .read import ReadResult, expand_sources, paper_id, read_sources
+from .read import ReadResult, expand_sources, no_abstracts, paper_id, read_sources
 from .read.corrections import correct_paragraphs
 from .render import PageStore, RenderResult, generated_fingerprint, render_site, site_title
 from .settings import SETTINGS_FILE, Settings, load_settings
@@ -270,7 +270,7 @@ def _generate(
         if issues:
             raise DigestError("strict mode: problems in the input:\n" + "\n".join(f"  {p}" for p in issues))
     if not read.papers:
-        raise DigestError("no abstracts found in the sources; nothing to build")
+        raise DigestError(no_abstracts(read))
     identified = identify_papers(read, settings, lock, cache)
     read.problems.extend(identified.problems)
     timings["read"] = time.perf_counter() - start

@@ -189,16 +189,31 @@ def parse_digest(text: str, default_collection: str) -> tuple[str, list[Paragrap
     return default_collection, paragraphs
 
 
-def expand_sources(paths: Iterable[str | Path]) -> list[Path]:
-    """Return the digest files named by `paths`, expanding directories in name order."""
+#: Files of a folder that are never read as sources, and not reported: they sit beside data.
+_QUIET = re.compile(r"^(?:\.|readme|license|licence|copying|changelog|notice)", re.IGNORECASE)
+
+
+def expand_sources(paths: Iterable[str | Path], ignored: list[Path] | None = None) -> list[Path]:
+    """Return the digest files named by `paths`, expanding directories in name order.
+
+    In a folder, only files of a known format are read; `ignored` receives the others, but for
+    README*, LICENSE* and the like, and dotfiles or files in dot-folders, which are passed over quietly.
+    """
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
+            found: list[Path] = []
+            other: list[Path] = []
+            for file in sorted(p for p in path.rglob("*") if p.is_file()):
+                if any(_QUIET.match(part) for part in file.relative_to(path).parts):
+                    continue
+                (found if file.suffix.lower() in SUFFIXES else other).append(file)
             if not found:
                 raise DigestError(f"{path}: no digest files ({', '.join(SUFFIXES)}) in this folder")
             files.extend(found)
+            if ignored is not None:
+                ignored.extend(other)
         elif path.is_file():
             files.append(path)
         else:
@@ -214,7 +229,12 @@ def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | N
     """
     result = ReadResult()
     seen: dict[str, int] = {}
-    for path in expand_sources(paths):
+    ignored: list[Path] = []
+    files = expand_sources(paths, ignored)
+    for path in ignored:
+        result.problems.append(Problem("info", _display_name(path, settings), None, "not a known input format; "
+                                       "not read", kind="ignored"))
+    for path in files:
         name = _display_name(path, settings)
         result.files.append(name)
         fmt = format_of(path, settings.input_format)
@@ -233,7 +253,9 @@ def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | N
             for item in iter_records(name, fmt.name, decode(path.read_bytes(), name)):
                 _take(result, seen, item, name, collection)
         if len(result.papers) == before and not any(p.file == name for p in result.problems):
-            result.problems.append(Problem("warning", name, None, "no abstracts in this file"))
+            empty = not path.stat().st_size or not path.read_bytes().strip()
+            result.problems.append(Problem("warning", name, None, "the file is empty" if empty
+                                           else "no abstracts in this file"))
     if settings.collection:
         result.papers = [replace(paper, collection=settings.collection) for paper in result.papers]
     log.info("read %d papers from %d files", len(result.papers), len(result.files))
@@ -333,6 +355,14 @@ def _add(result: ReadResult, seen: dict[str, int], paper: Paper) -> None:
         return
     seen[paper.id] = len(result.papers)
     result.papers.append(paper)
+
+
+def no_abstracts(result: ReadResult) -> str:
+    """Return the error for sources that gave no abstract, naming the files and why."""
+    said = {p.file: p.message for p in result.problems if p.level == "warning" and p.file in result.files}
+    named = [f"{name} ({said[name]})" if name in said else name for name in result.files[:3]]
+    more = f" and {len(result.files) - 3} more files" if len(result.files) > 3 else ""
+    return f"no abstracts found in {', '.join(named)}{more}; nothing to build"
 
 
 def _display_name(path: Path, settings: Settings) -> str:
