@@ -440,6 +440,10 @@ def _build_and_swap(
     except DigestError as error:
         shutil.rmtree(staging, ignore_errors=True)
         raise DigestError(f"The site build failed; the previous site is unchanged.\n{error}") from None
+    except BaseException:
+        # Ctrl-C (or any other stop) leaves no half-built folder beside the site.
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     # Swap the new site in; the old one is removed only after the new one is in place.
     previous = None
     if site.exists():

@@ -366,11 +366,14 @@ def no_abstracts(result: ReadResult) -> str:
 
 
 def _display_name(path: Path, settings: Settings) -> str:
-    """Name a file stably: relative to the project, else as given, else relative to the cwd."""
+    """Name a file stably, never by an absolute path (pages and exports show it): relative to the
+    project, else to the current folder, else its folder and file name."""
+    resolved = path.resolve()
     for base in (settings.project_dir, Path.cwd()):
         try:
-            return path.resolve().relative_to(base.resolve()).as_posix()
+            return resolved.relative_to(base.resolve()).as_posix()
         except ValueError:
-            if not path.is_absolute():
-                return path.as_posix()
-    return path.as_posix()
+            continue
+    if not path.is_absolute() and ".." not in path.parts:
+        return path.as_posix()
+    return "/".join(resolved.parts[-2:])
