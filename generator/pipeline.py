@@ -40,6 +40,7 @@ from .model import Paper, Problem, Progress, no_progress
 from .project import SiteIdentity, template_dirs, write_engine_config
 from .read import ReadResult, expand_sources, no_abstracts, paper_id, read_sources
 from .read.corrections import correct_paragraphs
+from .read.paragraphs import PARAGRAPH_BREAK
 from .render import PageStore, RenderResult, generated_fingerprint, render_site, site_title
 from .settings import SETTINGS_FILE, Settings, load_settings
 from .stamps import files_digest, read_stamp, tree_files, write_atomically, write_stamp
@@ -223,6 +224,18 @@ def identify_papers(read: ReadResult, settings: Settings, lock: Lock, memo: Cach
     return identified
 
 
+def paragraph_owners(papers: list[Paper]) -> dict[str, str]:
+    """Return the fingerprint of each paragraph of a many-paragraph abstract, with its paper's id.
+
+    A paper that was published alone and is now a paragraph of another (joined) leads to that one.
+    """
+    return {
+        paper_id(piece): paper.id
+        for paper in papers if PARAGRAPH_BREAK in paper.abstract
+        for piece in paper.abstract.split(PARAGRAPH_BREAK)
+    }
+
+
 def _lock_key(key: str, lock_text: str) -> str:
     """Return a run's inputs key with the lock file's text: a lock edited by hand is a change."""
     return hashlib.blake2b(f"{key} {lock_text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
@@ -284,7 +297,7 @@ def _generate(
     )
     engine = settings.search_engine(len(papers))
     try:
-        new_lock = publish(identified.lock, papers, identified.moved)
+        new_lock = publish(identified.lock, papers, identified.moved, paragraph_owners(papers))
         new_lock_text = dump_lock(new_lock)
         if locked and new_lock_text != lock_text:
             reasons = "\n".join(f"  {reason}" for reason in stale_reasons(lock, new_lock))

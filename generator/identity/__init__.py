@@ -168,17 +168,22 @@ def _new_id(paper: Paper, key: str, known: set[str]) -> str:
     return candidate
 
 
-def publish(lock: Lock, papers: list[Paper], moved: dict[str, str] | None = None) -> Lock:
+def publish(
+    lock: Lock, papers: list[Paper], moved: dict[str, str] | None = None, within: dict[str, str] | None = None
+) -> Lock:
     """Return the lock with each paper's address recorded, and the papers it no longer has marked.
 
     An entry no paper took is `moved` into the paper it became part of (`moved`: the corrections'
-    joins, or the current paper its abstract is a near-duplicate of), else `gone`; one that was
-    never published is dropped.
+    joins; the paper one of whose paragraphs has its fingerprint, `within`: fingerprint -> id; or the
+    current paper its abstract is a near-duplicate of), else `gone`; one never published is dropped.
     """
     moved = dict(moved or {})
     current = {paper.id: paper for paper in papers}
     entries: list[Entry] = []
     orphans = [entry for entry in lock.entries if entry.id not in current]
+    for entry in orphans:
+        if within and entry.fingerprint in within and entry.id not in moved:
+            moved[entry.id] = within[entry.fingerprint]
     if orphans:
         live = [lock.by_id[paper.id] for paper in papers if paper.id in lock.by_id]
         wanted = {i: entry.sketch for i, entry in enumerate(orphans) if entry.id not in moved}
