@@ -65,6 +65,11 @@ def main(verbose: bool) -> None:
     project with `paper-digest new DIR`.
     """
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(name)s: %(message)s")
+    _shown["verbose"] = verbose
+
+
+#: What the command line was asked to show: -v lists every report line.
+_shown = {"verbose": False}
 
 
 def _run_generate(
@@ -123,7 +128,6 @@ def _problems(problems) -> None:
     joined = [p for p in problems if p.kind == "joined"]
     edited = [p for p in problems if p.kind == "edited"]
     split = [p for p in problems if p.kind == "split"]
-    log = logging.getLogger(__name__)
     if skipped:
         console.print(f"Skipped {len(skipped)} bad records:")
         for problem in skipped:
@@ -139,7 +143,7 @@ def _problems(problems) -> None:
                       markup=False, highlight=False)
         for problem in joined:
             console.print(f"  {problem}", markup=False, highlight=False)
-    verbose = log.isEnabledFor(logging.INFO)
+    verbose = _shown["verbose"]
     for found, what in ((no_abstract, "records without an abstract skipped"),
                         (bibtex, "repeated BibTeX keys or fields merged")):
         if found:
@@ -155,8 +159,8 @@ def _problems(problems) -> None:
             console.print(f"  {problem}", markup=False, highlight=False)
     if edited:
         console.print(f"{len(edited)} edited abstracts kept their ids and addresses"
-                      + ("" if log.isEnabledFor(logging.INFO) else " (-v lists them)"), markup=False)
-        if log.isEnabledFor(logging.INFO):
+                      + ("" if _shown["verbose"] else " (-v lists them)"), markup=False)
+        if _shown["verbose"]:
             for problem in edited:
                 console.print(f"  {problem}", markup=False, highlight=False)
 
