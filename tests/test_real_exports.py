@@ -22,7 +22,7 @@ ZOTERO = r"""
   author = {{Hehua Zhang} and M{\"u}ller, J{\"o}rg and Poria, Soujanya},
   date = {2021-05-03},
   journaltitle = {{EG}-{ICE} Proceedings},
-  abstract = {%s},
+  abstract = {ABSTRACT_A},
   keywords = {{BIM},Deep learning},
   url = {https://example.org/paper\_files/recon.pdf},
   annotation = {Read in May.},
@@ -35,7 +35,7 @@ ZOTERO = r"""
   eventtitle = {CVPR 2022},
   booktitle = {Proceedings of the {IEEE} Conference on Computer Vision},
   year = {2022},
-  abstract = {%s}
+  abstract = {ABSTRACT_B}
 }
 
 @book{nobody2020,
@@ -46,7 +46,7 @@ ZOTERO = r"""
 @misc{nobody2021,
   title = {A Talk With No Abstract}
 }
-""" % (A, B)
+""".replace("ABSTRACT_A", A).replace("ABSTRACT_B", B)
 
 
 def read(project: Path, files: dict[str, str | bytes]) -> tuple[list, list]:
