@@ -19,9 +19,11 @@ import numpy as np
 
 #: Minima kept per sketch, and the bits kept of each.
 SIZE = 64
-#: The lowest estimated similarity at which an abstract is taken for an edit of an earlier one
-#: (bench/identity.py: edits stay above it, distinct abstracts below it).
-THRESHOLD = 0.5
+#: The lowest estimated similarity at which an abstract is taken for an edit of an earlier one.
+#: bench/identity.py, 5,360 held-out abstracts and 12,000 edited copies: at 0.4, 18 edits fall below
+#: (half an abstract joined on) and the 8 distinct abstracts above are the same paper listed twice;
+#: at 0.5, 114 edits fall below and the same 8 pairs stay above; at 0.3, 12 pairs are above.
+THRESHOLD = 0.4
 
 _RANDOM = np.random.default_rng(20260131)
 # Odd multipliers and offsets of the multiply-shift hash family (exact uint64 arithmetic, wrapping).
