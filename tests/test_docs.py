@@ -68,3 +68,22 @@ def test_the_guides_name_only_real_settings() -> None:
             assert named in names, f"{guide.name} names the setting {named}, which does not exist"
             checked += 1
     assert checked
+
+
+def test_the_guides_name_only_commands_settings_and_pages_that_exist() -> None:
+    import re
+
+    settings = {f.name for f in fields(Settings)}
+    for guide in GUIDES:
+        text = guide.read_text(encoding="utf-8")
+        for command in re.findall(r"`paper-digest (\w+)", text):
+            assert command in main.commands, f"{guide.name} names `paper-digest {command}`, which is no command"
+        for name in re.findall(r"^(\w+) = ", text, re.M):
+            assert name in settings, f"{guide.name} sets `{name}`, which is no setting"
+        for link in re.findall(r"\]\(([\w./-]+\.md)\)", text):
+            assert (guide.parent / link).exists(), f"{guide.name} links to {link}, which is missing"
+
+
+def test_every_setting_is_in_the_readme_or_a_guide() -> None:
+    text = README + "".join(g.read_text(encoding="utf-8") for g in GUIDES)
+    assert all(f"`{f.name}`" in text for f in fields(Settings) if f.name != "project_dir")
