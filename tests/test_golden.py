@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from generator.enrich import enrich_digest
+from generator.identity import Lock, identify
 from generator.read import read_sources
 from generator.render import render_pages
 from generator.settings import load_settings
@@ -29,7 +30,8 @@ def render_fixture(project: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, 
     monkeypatch.chdir(FIXTURES.parent)
     settings = load_settings(project)
     result = read_sources([Path("fixtures") / "small"], settings)
-    papers, layout = enrich_digest(result.papers, settings)
+    # Ids as a first build gives them (no lock yet): a record's own id names its paper.
+    papers, layout = enrich_digest(identify(result.papers, Lock()).papers, settings)
     return render_pages(papers, layout, settings)
 
 
