@@ -26,7 +26,7 @@ FORMATS: tuple[Format, ...] = (
     Format("json", (".json",), label="JSON paper lists"),
     Format("csv", (".csv",), streamed=True, label="CSV paper lists"),
     Format("tsv", (".tsv",), streamed=True, label="TSV paper lists"),
-    Format("bib", (".bib",), label="BibTeX bibliographies"),
+    Format("bib", (".bib", ".bibtex", ".biblatex"), label="BibTeX bibliographies"),
     Format("arxiv", (".xml", ".atom"), label="arXiv Atom feeds"),
 )
 BY_NAME = {f.name: f for f in FORMATS}

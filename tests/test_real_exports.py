@@ -97,8 +97,8 @@ PAPERLIST = [
 def test_a_track_is_never_an_area_and_unknown_fields_are_kept(tmp_path: Path) -> None:
     papers, _ = read(tmp_path, {"data/nips2016.json": json.dumps(PAPERLIST)})
     assert [p.given_area for p in papers] == ["reinforcement_learning", ""]
-    # The collection comes from the file name when no venue or year is given.
-    assert {p.collection for p in papers} == {"nips2016"}
+    # The collection comes from the file name when no venue or year is given ("nips2016": NIPS 2016).
+    assert {p.collection for p in papers} == {"NIPS 2016"}
 
 
 def test_the_collection_comes_from_venue_and_year_else_the_setting(tmp_path: Path) -> None:
@@ -160,3 +160,41 @@ def test_source_paths_outside_the_project_are_never_absolute(tmp_path: Path) -> 
     for name in ("papers.json", "papers.csv", "papers.bib"):
         assert str(tmp_path) not in (project / "site_src" / name).read_text(encoding="utf-8")
     assert json.loads((project / "site_src" / "papers.json").read_text())[0]["source"]["file"] == "inputs/nips2016.json"
+
+
+# As Papers 3 exports: one field a line, and a publisher with unbalanced braces.
+BROKEN = r"""
+@article{AGESCHEIDER:2009dk,
+  title = {The Effects of Skin Temperature on {{Tactile}} Stimulation},
+  author = {Gescheider, G A and THORPE, J M},
+  year = 2009,
+  publisher = {Taylor {{\&} Francis},
+  abstract = {ABSTRACT_A},
+  journal = {Somatosensory {{\&}} Motor Research},
+  url = {https://example.org/a\_b}
+}
+
+@article{next2010,
+  title = {Next},
+  abstract = {ABSTRACT_B}
+}
+""".replace("ABSTRACT_A", A).replace("ABSTRACT_B", B)
+
+
+def test_an_entry_with_unbalanced_braces_is_read_one_field_a_line_and_reported(tmp_path: Path) -> None:
+    papers, problems = read(tmp_path, {"data/papers3.bibtex": BROKEN})
+    assert [p.title for p in papers] == ["The Effects of Skin Temperature on Tactile Stimulation", "Next"]
+    assert papers[0].collection == "Somatosensory & Motor Research 2009"
+    assert papers[0].source_url == "https://example.org/a_b"
+    assert [p.message for p in problems if p.level == "warning"] == [
+        "entry 1 (AGESCHEIDER:2009dk): unbalanced braces; read one field a line (check its fields)"
+    ]
+
+
+def test_math_in_a_bibtex_title_becomes_text_and_stays_math_in_the_abstract() -> None:
+    from generator.read.bibtex import bib_text
+
+    assert bib_text("Exchange Effects in Cu$_{2}$O") == "Exchange Effects in Cu_2O"
+    assert bib_text(r"We use $O(n^2)$ time and {BIM} with M{\"u}ller", keep_math=True) == (
+        "We use $O(n^2)$ time and BIM with Müller"
+    )

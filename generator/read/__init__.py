@@ -168,6 +168,15 @@ def join_lines(lines: list[str]) -> str:
     return text.strip()
 
 
+_VENUE_STEM = re.compile(r"^([A-Za-z]{2,12})[-_ ]?((?:19|20)\d\d)$")
+
+
+def collection_from_stem(stem: str) -> str:
+    """Return the collection a file's name gives: "nips2016" -> "NIPS 2016"; other names as they are."""
+    match = _VENUE_STEM.match(stem)
+    return f"{match.group(1).upper()} {match.group(2)}" if match else stem
+
+
 def collection_from_header(line: str) -> str | None:
     """Return the collection named by a header line, or None if it is an abstract."""
     if len(line) > _HEADER_MAX_CHARS or line.endswith((".", "。", "!", "?")):
@@ -239,7 +248,7 @@ def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | N
         result.files.append(name)
         fmt = format_of(path, settings.input_format)
         before = len(result.papers)
-        collection = settings.default_collection or path.stem
+        collection = settings.default_collection or collection_from_stem(path.stem)
         if not fmt.structured:
             collection, paragraphs = parse_digest(decode(path.read_bytes(), name), collection)
             _add_text(result, seen, paragraphs, name, collection, settings.join_paragraphs, memo,

@@ -30,21 +30,26 @@ _CITE = re.compile(r"\\(?:cite[a-z]*|ref|label|footnote)\*?(?:\[[^\]]*\])*\{[^{}
 _URL_ESCAPE = re.compile(r"\\([_%&#$~])")
 
 
-@lru_cache(maxsize=1)
-def _converter():
+@lru_cache(maxsize=2)
+def _converter(math: str):
     from pylatexenc.latex2text import LatexNodes2Text
 
-    return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True)
+    return LatexNodes2Text(math_mode=math, strict_latex_spaces=True)
 
 
-def bib_text(value: str) -> str:
-    """Return a field's LaTeX as plain text: braces, accents and text commands resolved, math kept."""
+def bib_text(value: str, keep_math: bool = False) -> str:
+    """Return a field's LaTeX as plain text: braces, accents and text commands resolved.
+
+    Math is kept as written with `keep_math` (an abstract: the page renders it), else made text
+    (`Cu$_{2}$O` -> `Cu_2O` in a title).
+    """
     text = _CITE.sub("", value)
-    if "\\" in text or "{" in text or "~" in text or "--" in text:
+    if "\\" in text or "{" in text or "~" in text or "--" in text or "$" in text:
+        converter = _converter("verbatim" if keep_math else "text")
         try:
-            text = _converter().latex_to_text(text)
-        except Exception:
-            text = text.replace("{", "").replace("}", "")
+            text = converter.latex_to_text(text)
+        except Exception:  # pylatexenc on unbalanced braces: converted again without them
+            text = converter.latex_to_text(text.replace("{", "").replace("}", ""))
     return " ".join(text.split())
 
 
@@ -64,7 +69,32 @@ def _raw(value: Any) -> str:
 
 def _clean(key: str, value: Any) -> str:
     raw = _raw(value)
-    return bib_address(raw) if key in _ADDRESSES else bib_text(raw)
+    return bib_address(raw) if key in _ADDRESSES else bib_text(raw, keep_math=key == "abstract")
+
+
+_HEAD = re.compile(r"^\s*@(\w+)\s*[{(]\s*([^,\s]+)\s*,")
+_FIELD = re.compile(r"^\s*([A-Za-z][\w:.-]*)\s*=\s*(.*?)\s*,?\s*$")
+
+
+def _line_by_line(raw: str, line: int):
+    """Return an entry whose fields are one a line (`name = {value},`), or None when it is not written so."""
+    from bibtexparser.model import Entry, Field
+
+    lines = raw.split("\n")
+    head = _HEAD.match(lines[0]) if lines else None
+    if head is None or head.group(1).lower() in ("comment", "string", "preamble"):
+        return None
+    fields = []
+    for text in lines[1:]:
+        found = _FIELD.match(text)
+        if found:
+            value = found.group(2)
+            if value.startswith("{"):
+                value = value[1:-1] if value.endswith("}") else value[1:]
+            fields.append(Field(found.group(1), value.strip('"')))
+        elif text.strip() not in ("", "}", ")") and fields:
+            return None  # a value over several lines: not one field a line
+    return Entry(head.group(1), head.group(2), fields, start_line=line - 1) if fields else None
 
 
 def read_bib(text: str, name: str) -> Iterator[RawRecord | Problem]:
@@ -85,9 +115,14 @@ def read_bib(text: str, name: str) -> Iterator[RawRecord | Problem]:
         line = start + 1
         entry = block if isinstance(block, Entry) else getattr(block, "ignore_error_block", None)
         if not isinstance(entry, Entry):
-            reason = str(getattr(block, "error", "")) or "syntax error"
-            yield Problem("error", name, line, f"entry {index}: BibTeX entry does not parse ({reason})")
-            continue
+            # An entry with a broken field (unbalanced braces) is read a field a line, as exports write it.
+            entry = _line_by_line(str(getattr(block, "raw", "")), line)
+            if entry is None:
+                reason = str(getattr(block, "error", "")) or "syntax error"
+                yield Problem("error", name, line, f"entry {index}: BibTeX entry does not parse ({reason})")
+                continue
+            yield Problem("warning", name, line, f"entry {index} ({entry.key}): unbalanced braces; read one field "
+                          "a line (check its fields)")
         fields: dict[str, str] = {}
         for field in entry.fields:
             key = field.key.lower()

@@ -32,7 +32,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
               "booktitle", "collection"),
     "year": ("year", "content.year", "published", "date"),
     "date": ("date", "published", "content.date", "created", "pub_date"),
-    "url": ("url", "pdf", "content.pdf.value", "link", "html_url", "pdf_url"),
+    "url": ("url", "pdf", "content.pdf.value", "link", "html_url", "pdf_url", "site"),
     # Not "track": a conference's track ("main", "Datasets and Benchmarks") is no research area.
     "area": ("primary_area", "content.primary_area.value", "area", "category", "primary_category"),
     "tldr": ("tldr", "tl;dr", "tl_dr", "content.tldr.value", "content.tldr", "content.tl;dr.value", "content.tl;dr"),
