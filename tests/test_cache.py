@@ -138,6 +138,25 @@ def test_the_site_is_byte_identical_with_and_without_the_cache(tmp_path: Path, s
     assert report.papers and _stored(warm / CACHE)
 
 
+def _fresh_run(project: Path, before, after) -> Path:
+    """Generate `before(project)` then `after(project)` with nothing kept between the runs but the lock file.
+
+    (The lock is the digest's history, as committed: an edited paper keeps the id the first run gave it.)
+    """
+    import shutil
+
+    from generator.pipeline import generate
+    from generator.settings import load_settings
+
+    generate([before(project)], load_settings(project))
+    shutil.rmtree(project / ".paper-digest")
+    for path in sorted((project / "site_src").iterdir()):
+        if path.name != "assets":
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    generate([after(project)], load_settings(project))
+    return project
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("copies", [1, 18], ids=["default corpus", "1,026 papers (forked workers)"])
 def test_pages_taken_back_after_an_edit_give_the_same_site_as_a_fresh_run(tmp_path: Path, copies: int) -> None:
@@ -161,8 +180,7 @@ def test_pages_taken_back_after_an_edit_give_the_same_site_as_a_fresh_run(tmp_pa
     generate([write(incremental, texts)], load_settings(incremental))
     assert all((incremental / memo).exists() for memo in (PAGES, NEIGHBOURS, TERM_COUNTS))
     report = generate([write(incremental, edited)], load_settings(incremental))
-    fresh = copy_project(tmp_path / "fresh")
-    generate([write(fresh, edited)], load_settings(fresh))
+    fresh = _fresh_run(copy_project(tmp_path / "fresh"), lambda p: write(p, texts), lambda p: write(p, edited))
     assert _generated(incremental) == _generated(fresh)
     # Most paper pages were taken back instead of rendered; only the edited one and its neighbours changed.
     assert report.render.reused > 0.7 * len(texts)
@@ -217,8 +235,7 @@ def test_rows_of_unchanged_papers_are_taken_from_the_files_the_last_run_wrote(tm
         source.write_text("Rows 2026 Papers\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
         return source
 
-    fresh = copy_project(tmp_path / "fresh")
-    generate([write(fresh, edited)], load_settings(fresh))
+    fresh = _fresh_run(copy_project(tmp_path / "fresh"), lambda p: write(p, texts), lambda p: write(p, edited))
     project = copy_project(tmp_path / "project")
     generate([write(project, texts)], load_settings(project))
     rendered: list[str] = []

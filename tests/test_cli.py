@@ -64,7 +64,7 @@ def test_check_reports_counts_duplicates_and_empty_files(tmp_path: Path) -> None
     result = run("check", str(folder), "--project", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert "2 abstracts in 3 files" in result.output
-    assert "c.txt: no abstracts" in result.output
+    assert "c.txt: the file is empty" in result.output
     assert "Merged 1 duplicate" in result.output and "b.txt:1" in result.output
 
 
