@@ -73,18 +73,17 @@ def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path:
         assert (project / "site" / "pagefind" / "pagefind.js").exists()  # the site folder is what is served
         target = next(i for i, p in enumerate(papers) if p["abstract"].startswith("Large vision-language models"))
         title = papers[target]["title"]
-        # The collection's first listing page is open while the abstract is edited.
-        page.goto(url + papers[target]["collection_url"])
-        page.locator(f"a[href$='{papers[target]['url']}']").first.wait_for()
+        # The paper's own page is open while its abstract is edited.
+        page.goto(url + papers[target]["url"])
+        page.locator("h1", has_text=title).wait_for()
 
         source.write_text(digest(edited=target), encoding="utf-8")
         edited = wait_for_json(url + "papers.json", lambda data: MARKER in data[target]["abstract"], 300)[target]
-        # The page id comes from the abstract, so the edited paper has a new URL; live reload shows the
-        # open listing with the link to it, without a click.
-        assert edited["url"] != papers[target]["url"] and edited["title"] == title
-        page.locator(f"a[href$='{edited['url']}']").first.wait_for(timeout=60_000)
-        page.locator(f"a[href$='{edited['url']}']").first.click()
-        page.locator("article", has_text=MARKER).wait_for()
+        # The edited paper keeps its id and address (paper-digest.lock): live reload shows the edit in the
+        # open page, without a click.
+        assert edited["url"] == papers[target]["url"] and edited["title"] == title
+        page.locator("article", has_text=MARKER).wait_for(timeout=60_000)
+        assert page.url == url + papers[target]["url"]
         assert page.locator("h1").first.inner_text() == title
 
         box = page.locator("input[data-pd-query]")
@@ -96,11 +95,14 @@ def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path:
         assert page.locator(".md-search-result__item").count() == 1
 
         # A hand-written page of the docs dir is watched too, as `mkdocs serve` would.
-        about = project / "site_src" / "about.md"
-        about.write_text(about.read_text(encoding="utf-8") + f"\nEdited during the preview: {MARKER}.\n",
-                         encoding="utf-8")
-        page.goto(url + "about/")
-        page.locator("article", has_text=f"Edited during the preview: {MARKER}").wait_for(timeout=120_000)
+        (project / "site_src" / "notes.md").write_text(f"# Notes\n\nEdited during the preview: {MARKER}.\n",
+                                                       encoding="utf-8")
+        # A new page is served once the rebuild is done (a 404 page has no live reload to wait on).
+        deadline = time.monotonic() + 180
+        while "Edited during the preview" not in page.content() and time.monotonic() < deadline:
+            time.sleep(2)
+            page.goto(url + "notes/")
+        page.locator("article", has_text=f"Edited during the preview: {MARKER}").wait_for(timeout=10_000)
     finally:
         process.terminate()
         process.wait(timeout=20)
