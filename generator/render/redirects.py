@@ -32,6 +32,8 @@ def redirect_page(old: str, new: str, site_url: str = "") -> str:
         f'<meta http-equiv="refresh" content="0; url={escape(target)}">\n'
         f'<link rel="canonical" href="{escape(canonical)}">\n'
         '<meta name="robots" content="noindex">\n'
+        # No favicon request from a page the browser leaves at once.
+        '<link rel="icon" href="data:,">\n'
         "</head>\n<body>\n"
         f'<p>This page moved to <a href="{escape(target)}">{escape(what)}</a>.</p>\n'
         "</body>\n</html>\n"

@@ -149,3 +149,42 @@ def test_paper_page_offers_its_bibtex_with_a_copy_button(page, site_server, reco
     code = page.locator("article pre code", has_text="@misc{")
     assert code.count() == 1 and grace["title"] in code.inner_text()
     assert page.locator("article pre button.md-clipboard, article .md-code__button").count() >= 1
+
+
+def test_no_page_kind_logs_a_console_error_under_instant_navigation(page, site_server, records) -> None:
+    # Reached by clicks, as a reader moves: Material's instant navigation swaps the page in place and
+    # rewrites its links (an SVG link's href cannot be set: the charts' links are xlink:href).
+    missing: list[str] = []
+    page.on("response", lambda response: missing.append(response.url) if response.status == 404 else None)
+    page.goto(site_server.url)
+    page.wait_for_load_state("networkidle")
+    for tab in ("Stats", "Topics", "Collections", "Filter", "Map", "Starred", "About", "Home"):
+        page.locator(".md-tabs__link", has_text=tab).first.click()
+        page.wait_for_load_state("networkidle")
+    page.locator(".md-tabs__link", has_text="Stats").first.click()
+    page.locator("svg.pd-chart a").first.click()  # a chart's link opens its tag page
+    page.wait_for_load_state("networkidle")
+    assert "/tags/" in page.url
+    page.locator("article a[href*='papers/']").first.click()
+    page.wait_for_load_state("networkidle")
+    assert "/papers/" in page.url
+    assert page.watch.errors == [], missing
+
+
+def test_an_old_address_of_a_paper_leads_to_its_page(page, site_server, records, default_site) -> None:
+    from generator.render.redirects import redirect_page
+
+    paper = records[0]
+    # As a retitle leaves it: the old address is a static page that redirects to the current one.
+    old = "papers/an-old-title-" + paper["id"][:6] + "/"
+    target = default_site.site_path / old / "index.html"
+    target.parent.mkdir(parents=True)
+    target.write_text(redirect_page(old, paper["url"]), encoding="utf-8")
+    try:
+        page.goto(site_server.url + old)
+        page.wait_for_url(site_server.url + paper["url"])
+        assert page.locator("h1").first.inner_text() == paper["title"]
+        assert page.watch.errors == []
+    finally:
+        target.unlink()
+        target.parent.rmdir()
