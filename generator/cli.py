@@ -54,6 +54,14 @@ _format_option = click.option(
 )
 
 
+def _generate_options(command):
+    """Add the options `generate` and `build` share: SOURCES, --project, --strict, --format, --collection, --locked."""
+    for option in (_locked_option, _collection_option, _format_option, _strict_option, _project_option,
+                   _sources_argument):
+        command = option(command)
+    return command
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="paper-digest")
 @click.option("-v", "--verbose", is_flag=True, help="Log what each stage does.")
@@ -172,12 +180,7 @@ def join_counts(joined) -> str:
 
 
 @main.command("generate")
-@_sources_argument
-@_project_option
-@_strict_option
-@_format_option
-@_collection_option
-@_locked_option
+@_generate_options
 def generate_command(
     sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, input_format: str | None,
     collection: str | None, locked: bool,
@@ -189,12 +192,7 @@ def generate_command(
 
 
 @main.command("build")
-@_sources_argument
-@_project_option
-@_strict_option
-@_format_option
-@_collection_option
-@_locked_option
+@_generate_options
 @click.option("--force", is_flag=True, help="Build the whole site, even when no page or only some changed.")
 def build_command(
     sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, input_format: str | None,
