@@ -207,3 +207,16 @@ def test_publish_records_each_address_once_and_the_current_one_last() -> None:
     moved = publish(first, [paper.__class__(**{**paper.__dict__, "slug": "new-aaaaaa"})])
     back = publish(moved, [paper])
     assert back.entries[0].urls == ("papers/new-aaaaaa/", "papers/grace-aaaaaa/")
+
+
+def test_feed_entries_stars_and_pins_keep_their_id_through_an_edit(project: Path) -> None:
+    settings = load_settings(project)
+    generate([digest(project, A, B, C)], settings)
+    grace = next(r for r in published(project).values() if "GRACE" in r["abstract"])
+    write_tree(project, {"tag-overrides.yaml": f'pin:\n  "{grace["id"]}": [Protein Design]\n'})
+    generate([digest(project, A.replace("wide", "large"), B, C)], settings)
+    feed = (project / "site_src" / "feed.xml").read_text(encoding="utf-8")
+    page = (project / "site_src" / (grace["url"].rstrip("/") + ".md")).read_text(encoding="utf-8")
+    assert f"urn:paper-digest:paper:{grace['id']}" in feed
+    assert f'data-pd-star="{grace["id"]}"' in page
+    assert "Protein Design" in {t["name"] for t in published(project)[grace["id"]]["tags"]}
