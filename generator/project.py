@@ -14,6 +14,7 @@ folder holding the default overrides and assets under the project's own.
 
 from __future__ import annotations
 
+import html
 import os
 from dataclasses import dataclass
 from importlib import resources
@@ -167,12 +168,13 @@ def write_engine_config(settings: Settings, identity: SiteIdentity) -> Path:
     values = _missing(default, own) if own is not default else {}
     values.update({
         "INHERIT": str(parent),
-        "site_name": identity.name,
+        # Material writes the name into <title> and the header unescaped: a collection's name is text.
+        "site_name": html.escape(" ".join(identity.name.split()), quote=True),
         "docs_dir": str(settings.docs_path),
         "site_dir": str(settings.site_path),
     })
     if identity.description:
-        values["site_description"] = identity.description
+        values["site_description"] = html.escape(" ".join(identity.description.split()), quote=True)
     values.setdefault("theme", {})["custom_dir"] = str(theme)
     text = (
         "# Written by paper-digest for MkDocs: the project's mkdocs.yml (INHERIT), the default settings it\n"

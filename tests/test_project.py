@@ -1,0 +1,92 @@
+"""The project: its site name, the MkDocs configuration it runs on, and what it takes from the package."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.project import defaults_dir, engine_config, read_config
+from generator.render.naming import digest_name
+from generator.settings import load_settings
+from tests.conftest import write_tree
+from tests.test_identity import A, B
+
+
+@pytest.mark.parametrize(("collections", "name"), [
+    (["ICLR 2026"], "ICLR 2026"),
+    (["ICLR 2024", "ICLR 2025", "ICLR 2026"], "ICLR 2024–2026"),
+    (["ICLR 2024", "ICLR 2026"], "ICLR 2024, 2026"),
+    (["NeurIPS 2023", "ICLR 2024"], "ICLR 2024 + NeurIPS 2023"),
+    ([f"Journal of Very Long Names in Research Number {n} 2020" for n in range(3)], "3 collections"),
+    (["A collection whose single name is far longer than sixty characters in all"],
+     "A collection whose single name is far longer than sixty…"),
+])
+def test_the_default_site_name_is_short(collections: list[str], name: str) -> None:
+    assert digest_name(collections) == name
+    assert len(digest_name(collections)) < 60
+
+
+def generate_bare(tmp_path: Path, files: dict[str, str]) -> Path:
+    from generator.pipeline import generate
+
+    project = write_tree(tmp_path / "p", {"paper-digest.toml": "", **files})
+    generate([], load_settings(project))
+    return project
+
+
+def test_site_name_and_description_settings_reach_mkdocs_and_the_home_page(tmp_path: Path) -> None:
+    project = generate_bare(tmp_path, {
+        "paper-digest.toml": 'site_name = "My Reading List"\nsite_description = "Papers I read."\n',
+        "data/a.txt": f"ICLR 2026\n\n{A}\n\n{B}\n",
+    })
+    config = read_config(engine_config(load_settings(project)))
+    assert config["site_name"] == "My Reading List" and config["site_description"] == "Papers I read."
+    home = (project / "site_src" / "index.md").read_text(encoding="utf-8")
+    assert "# My Reading List" in home and 'description: "Papers I read."' in home
+
+
+def test_a_collection_name_is_text_in_the_site_name(tmp_path: Path) -> None:
+    record = {"title": "T", "abstract": A, "venue": "<img src=x onerror=alert(1)>", "year": 2024}
+    project = generate_bare(tmp_path, {"data/a.jsonl": json.dumps(record) + "\n"})
+    name = read_config(engine_config(load_settings(project)))["site_name"]
+    assert "<" not in name and name == "&lt;img src=x onerror=alert(1)&gt; 2024"
+
+
+def test_the_project_mkdocs_yml_is_inherited_and_filled_in_key_by_key(tmp_path: Path) -> None:
+    project = generate_bare(tmp_path, {
+        "mkdocs.yml": "theme:\n  palette:\n    primary: teal\nextra:\n  mine: 1\n",
+        "overrides/partials/footer.html": "<footer>mine</footer>",
+        "data/a.txt": f"{A}\n\n{B}\n",
+    })
+    config = read_config(engine_config(load_settings(project)))
+    assert config["INHERIT"] == str(project / "mkdocs.yml")
+    default = read_config(defaults_dir() / "mkdocs.yml")
+    # The theme's name and features come from the package; the palette the project set is left to it.
+    assert config["theme"]["name"] == "material" and "palette" not in config["theme"]
+    assert config["theme"]["features"] == default["theme"]["features"]
+    assert config["nav"] == default["nav"] and "mine" not in config["extra"]
+    theme = Path(config["theme"]["custom_dir"])
+    assert (theme / "partials" / "footer.html").read_text() == "<footer>mine</footer>"
+    assert (theme / "partials" / "search.html").exists() and (theme / "assets" / "digest.css").exists()
+
+
+def test_a_project_template_replaces_only_its_page(tmp_path: Path) -> None:
+    project = generate_bare(tmp_path, {
+        "templates/about.md.j2": "# About us\n\nOur own words.\n",
+        "data/a.txt": f"{A}\n\n{B}\n",
+    })
+    assert (project / "site_src" / "about.md").read_text(encoding="utf-8") == "# About us\n\nOur own words.\n"
+    assert "paper" in (project / "site_src" / "index.md").read_text(encoding="utf-8")
+
+
+def test_new_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    write_tree(tmp_path / "full", {"notes.txt": "mine"})
+    result = CliRunner().invoke(main, ["new", str(tmp_path / "full")])
+    assert result.exit_code == 1 and "not an empty folder" in result.output
+    assert (tmp_path / "full" / "notes.txt").read_text() == "mine"
