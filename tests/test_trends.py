@@ -103,3 +103,20 @@ def test_hostile_collection_names_stay_text_in_charts() -> None:
     svg += change_chart([('"><img src=x onerror=alert(1)>', -3.0, "../tags/x/")], "t")
     assert "<script" not in svg and "<img" not in svg
     assert "&lt;script&gt;" in svg and "&quot;&gt;&lt;img" in svg
+
+
+def test_a_digest_of_very_many_collections_draws_no_trend_charts(project, tmp_path) -> None:
+    import json
+
+    from generator.render.trends import MAX_TREND_COLLECTIONS, shows_trends
+    from tests.conftest import render_digest, write_tree
+
+    assert shows_trends(["A 2020", "A 2021"]) and not shows_trends(["A 2020"])
+    # A bibliography: a collection per journal and year, one paper each.
+    venues = MAX_TREND_COLLECTIONS + 1
+    records = [json.dumps({"abstract": f"We study reinforcement learning for robots, case {n}. Robots learn.",
+                           "venue": f"Journal {n}", "year": 2020}) for n in range(venues)]
+    source = write_tree(tmp_path / "in", {"refs.jsonl": "\n".join(records) + "\n"}) / "refs.jsonl"
+    files = render_digest(project, [source])
+    assert not any(b"pd-chart" in data for path, data in files.items() if path.startswith("tags/"))
+    assert b"## Trends" not in files["stats.md"]

@@ -33,7 +33,7 @@ from .payloads import PAPERS_JSON, filter_json, papers_json_row
 from .similar_data import similar_files
 from .redirects import redirect_files
 from .sync import MANIFEST, PageStore, RenderResult, generated_fingerprint, write_files
-from .trends import changes, collection_order, given_areas, shares
+from .trends import changes, collection_order, given_areas, shares, shows_trends
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +122,8 @@ def render_pages(
         sizes = {name: len(members) for name, members in by_collection.items()}
         by_name = {group.tag.name: group.tag for group in topics}
         for group in groups:
-            # With one collection there is no trend to show: the chart is absent, not empty.
-            trend = _trend_chart(group, collections, sizes, order) if len(order) > 1 else ""
+            # With one collection there is no trend to show (nor one to read with hundreds): the chart is absent.
+            trend = _trend_chart(group, collections, sizes, order) if shows_trends(order) else ""
             heading = ListingGroup(group.tag, group.related, group.children, by_name.get(group.tag.parent))
             for listing in paginate(group.papers, group.tag.path, settings.listing_size):
                 # Only the first page shows the chart: the others' keys do not depend on it.
@@ -212,7 +212,7 @@ def _trend_chart(group: TagGroup, collections: dict[str, Collection], sizes: dic
 
 def _trends(papers: list[Paper], groups: list[TagGroup], sizes: dict[str, int], order: list[str]) -> dict | None:
     """Return what the stats page shows of trends across collections, or None for a one-collection digest."""
-    if len(order) < 2:
+    if not shows_trends(order):
         return None
     topics = [(g.tag, g.papers) for g in groups if g.tag.kind == "topic"]
     areas = [(g.tag, g.papers) for g in groups if g.tag.kind == "area"]

@@ -16,6 +16,15 @@ from ..model import Paper, Tag
 
 #: Rows of the grew and shrank lists.
 CHANGES_SHOWN = 10
+#: Most collections a digest's trends are drawn for: past it (a bibliography has a collection per
+#: journal and year: 1,413 in a 2,132-paper export) a share chart per tag runs to 700 kB of SVG
+#: each, no reader can follow it, and MkDocs took 17 minutes to render them.
+MAX_TREND_COLLECTIONS = 40
+
+
+def shows_trends(order: Sequence[str]) -> bool:
+    """Return True when a digest with these collections shows trends: two or more, and few enough to read."""
+    return 1 < len(order) <= MAX_TREND_COLLECTIONS
 
 
 @dataclass(frozen=True)
