@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -222,7 +222,7 @@ def redirects(lock: Lock, papers: Iterable[Paper]) -> dict[str, str]:
     return dict(sorted(result.items()))
 
 
-def adopt(rows: Iterable[dict], fingerprint) -> Lock:
+def adopt(rows: Iterable[dict], fingerprint: Callable[[str], str]) -> Lock:
     """Return the lock a digest without one had in effect: the papers its last run published (papers.json rows).
 
     `fingerprint(abstract)` gives an abstract's fingerprint (read.paper_id).

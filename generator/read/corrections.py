@@ -10,17 +10,22 @@ model's close calls with the line to paste that reverses each.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from ..enrich.overrides import Overrides
 from ..model import Paper, Problem, Source
 from .paragraphs import PARAGRAPH_BREAK
 
+if TYPE_CHECKING:
+    from . import Doubtful
+
 
 def correct_paragraphs(
     papers: list[Paper], ids: list[str], parts: dict[str, tuple[tuple[int, int], ...]], overrides: Overrides,
-    fingerprint,
+    fingerprint: Callable[[str], str],
 ) -> tuple[list[Paper], dict[str, str], list[Problem]]:
     """Apply `join:` and `split:` to papers as read (`ids`: their stable ids, in the same order).
 
@@ -89,7 +94,7 @@ def lines_before(lines: tuple[tuple[int, int], ...]) -> int:
     return lines[-1][0]
 
 
-def doubtful_lines(doubts, ids: dict[str, str]) -> list[tuple[str, str, str]]:
+def doubtful_lines(doubts: Iterable[Doubtful], ids: dict[str, str]) -> list[tuple[str, str, str]]:
     """Return each doubtful paragraph decision: what was decided, the section and the line to paste under it.
 
     `ids` maps a paper's fingerprint to its stable id.
