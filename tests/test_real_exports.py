@@ -95,8 +95,13 @@ PAPERLIST = [
 
 
 def test_a_track_is_never_an_area_and_unknown_fields_are_kept(tmp_path: Path) -> None:
+    from generator.read.records import RawRecord, iter_records
+
     papers, _ = read(tmp_path, {"data/nips2016.json": json.dumps(PAPERLIST)})
     assert [p.given_area for p in papers] == ["reinforcement_learning", ""]
+    # The reader keeps every field of a record (the summaries take `tldr` from it).
+    records = [r for r in iter_records("nips2016.json", "json", json.dumps(PAPERLIST)) if isinstance(r, RawRecord)]
+    assert [r.fields["tldr"] for r in records] == ["Contrastive policy learning.", ""]
     # The collection comes from the file name when no venue or year is given ("nips2016": NIPS 2016).
     assert {p.collection for p in papers} == {"NIPS 2016"}
 
