@@ -89,9 +89,9 @@ def _line_by_line(raw: str, line: int):
         found = _FIELD.match(text)
         if found:
             value = found.group(2)
-            if value.startswith("{"):
-                value = value[1:-1] if value.endswith("}") else value[1:]
-            fields.append(Field(found.group(1), value.strip('"')))
+            if value.startswith("{") != value.endswith("}"):
+                return None  # a value cut off (or going on to the next line): the entry is really broken
+            fields.append(Field(found.group(1), value[1:-1] if value.startswith("{") else value.strip('"')))
         elif text.strip() not in ("", "}", ")") and fields:
             return None  # a value over several lines: not one field a line
     return Entry(head.group(1), head.group(2), fields, start_line=line - 1) if fields else None
