@@ -203,3 +203,10 @@ def test_math_in_a_bibtex_title_becomes_text_and_stays_math_in_the_abstract() ->
     assert bib_text(r"We use $O(n^2)$ time and {BIM} with M{\"u}ller", keep_math=True) == (
         "We use $O(n^2)$ time and BIM with Müller"
     )
+
+
+def test_a_bibtex_description_field_is_not_taken_for_an_abstract(tmp_path: Path) -> None:
+    thesis = ('@PhdThesis{golden:thesis,\n  title = "Planning for softbots",\n  year = "1997",\n'
+              '  description = "Vita.; Thesis (Ph. D.)--University of Washington, 1997.",\n}\n')
+    papers, problems = read(tmp_path, {"data/refs.bib": thesis})
+    assert papers == [] and [p.kind for p in problems] == ["no-abstract"]

@@ -143,6 +143,9 @@ def read_bib(text: str, name: str) -> Iterator[RawRecord | Problem]:
             yield Problem("info", name, line, f"entry {index}: citation key `{entry.key}` was used before "
                           f"(line {keys[entry.key]}); both entries are read", kind="bibtex")
         keys.setdefault(entry.key, line)
+        # A library catalogue's `description` ("Vita.; Thesis (Ph. D.) ...") is no abstract, as it is elsewhere.
+        if "description" in fields:
+            fields["catalogue_description"] = fields.pop("description")
         fields.setdefault("key", entry.key)
         fields.setdefault("entrytype", entry.entry_type)
         yield RawRecord(fields, index, line)
