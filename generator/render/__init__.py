@@ -30,8 +30,8 @@ from .markdown import front_matter_string, make_environment
 from .naming import digest_name
 from .paper_pages import PageMemo, PaperPages, left_as_is, paper_pages_started
 from .payloads import PAPERS_JSON, filter_json, papers_json_row
-from .similar_data import similar_files
 from .redirects import redirect_files
+from .similar_data import similar_files
 from .sync import MANIFEST, PageStore, RenderResult, generated_fingerprint, write_files
 from .trends import changes, collection_order, given_areas, shares, shows_trends
 

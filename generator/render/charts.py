@@ -25,8 +25,7 @@ def bar_chart(rows: list[tuple[str, int, str]], title: str) -> str:
     width = _LABEL + _BAR + 60
     parts = [
         f'<svg class="pd-chart" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
-        f'width="100%" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg" '
-        'xmlns:xlink="http://www.w3.org/1999/xlink">',
+        f'width="100%" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
     ]
     for index, (label, value, link) in enumerate(rows):
@@ -58,7 +57,7 @@ def share_chart(rows: list[tuple[str, float, str, str]], title: str) -> str:
     parts = [
         f'<svg class="pd-chart pd-chart--share" role="img" aria-label="{escape(title)}" '
         f'viewBox="0 0 {width} {height}" width="100%" preserveAspectRatio="xMinYMin meet" '
-        f'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">',
+        f'xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
     ]
     for index, (label, percent, detail, link) in enumerate(rows):
@@ -89,7 +88,7 @@ def change_chart(rows: list[tuple[str, float, str]], title: str) -> str:
     parts = [
         f'<svg class="pd-chart pd-chart--change" role="img" aria-label="{escape(title)}" '
         f'viewBox="0 0 {width} {height}" width="100%" preserveAspectRatio="xMinYMin meet" '
-        f'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">',
+        f'xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
         f'<line class="pd-chart__axis" x1="{middle}" y1="0" x2="{middle}" y2="{height}"/>',
     ]
