@@ -86,11 +86,21 @@ def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path:
         assert page.url == url + papers[target]["url"]
         assert page.locator("h1").first.inner_text() == title
 
-        box = page.locator("input[data-pd-query]")
-        box.click()
-        box.fill(MARKER)
+        # The page reloads as soon as MkDocs rewrote it; the search part with the edit moves in once Pagefind
+        # has indexed it, a few seconds later: the reader searches again until it is there.
         first = page.locator(".md-search-result__item").first
-        first.wait_for(timeout=10_000)
+        deadline = time.monotonic() + 120
+        while True:
+            box = page.locator("input[data-pd-query]")
+            box.click()
+            box.fill(MARKER)
+            try:
+                first.wait_for(timeout=10_000)
+                break
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                page.reload()
         assert title in first.inner_text()
         assert page.locator(".md-search-result__item").count() == 1
 
