@@ -16,12 +16,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 from . import __version__
-from .build import EarlySearch, build_site
+from .build import EarlySearch, build_site, check_engine
 from .errors import DigestError
 from .formats import INPUT_FORMATS
 from .pipeline import GenerateReport, generate, load_project, sources_or_default
 from .read import read_sources
-from .settings import Settings
+from .settings import SITE_ENGINES, Settings
 
 console = Console(stderr=True, highlight=False)
 
@@ -73,6 +73,10 @@ def _run_generate(sources: tuple[Path, ...], settings: Settings, early: EarlySea
         return generate(sources, settings, progress=progress, enriched=early.start if early else None)
 
 
+#: How the summary names the stages the site build times.
+_STAGE_NAMES = {"mkdocs": "MkDocs", "zensical": "Zensical"}
+
+
 def _summary(
     report: GenerateReport, started: float, built: str | None = None, engine_timings: dict[str, float] | None = None
 ) -> None:
@@ -90,7 +94,7 @@ def _summary(
     if built:
         table.add_row("Site", built)
     split = [("generator", sum(report.timings.values()))] if report.timings else []
-    split += [(name if name != "mkdocs" else "MkDocs", seconds) for name, seconds in (engine_timings or {}).items()]
+    split += [(_STAGE_NAMES.get(name, name), seconds) for name, seconds in (engine_timings or {}).items()]
     detail = f" ({', '.join(f'{name} {seconds:.1f} s' for name, seconds in split)})" if split else ""
     table.add_row("Time", f"{time.perf_counter() - started:.1f} s{detail}")
     _problems(report.problems)
@@ -145,16 +149,22 @@ def generate_command(
 @_strict_option
 @_format_option
 @click.option("--force", is_flag=True, help="Build the whole site, even when no page or only some changed.")
+@click.option(
+    "--engine", "site_engine", type=click.Choice(SITE_ENGINES), default=None,
+    help="Site engine (default: the site_engine setting, mkdocs). zensical needs `pip install '.[zensical]'`.",
+)
 def build_command(
-    sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None, force: bool
+    sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None, force: bool,
+    site_engine: str | None,
 ) -> None:
-    """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs."""
+    """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs (or Zensical)."""
     started = time.perf_counter()
-    settings = load_project(project_dir, strict=strict, input_format=input_format)
+    settings = load_project(project_dir, strict=strict, input_format=input_format, site_engine=site_engine)
+    check_engine(settings)  # a missing engine stops the build before any work
     # The search index of an incremental build starts while the pages render.
     with EarlySearch(settings, force=force) as early:
         report = _run_generate(sources, settings, early)
-        with console.status("Building the site with MkDocs …"):
+        with console.status(f"Building the site with {_STAGE_NAMES[settings.site_engine]} …"):
             result = build_site(settings, report.engine, force=force, early=early)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
     where = f"{result.site_dir} ({how})"

@@ -99,7 +99,9 @@ def analysis_fingerprint(settings: Settings) -> str:
     # Subpackages (read/, enrich/, render/, build/) count too: a change to them changes the output.
     own = sorted([*package.rglob("*.py"), *(package / "data").glob("*")])
     extra = [settings.resolve(name) for name in (settings.topics_file, settings.overrides_file) if name]
-    settings_text = json.dumps({k: str(v) for k, v in asdict(settings).items() if k != "project_dir"}, sort_keys=True)
+    # The site engine reads the pages; it changes nothing the generator writes.
+    kept = {k: str(v) for k, v in asdict(settings).items() if k not in ("project_dir", "site_engine")}
+    settings_text = json.dumps(kept, sort_keys=True)
     return files_digest([*own, *extra], content=True, extra=f"{settings_text} {_libraries()}")
 
 
