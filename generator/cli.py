@@ -153,9 +153,14 @@ def generate_command(
     "--engine", "site_engine", type=click.Choice(SITE_ENGINES), default=None,
     help="Site engine (default: the site_engine setting, mkdocs). zensical needs `pip install '.[zensical]'`.",
 )
+@click.option(
+    "--summary", "summary_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Append a Markdown summary (papers analysed again, each stage's time) to this file, "
+    "e.g. \"$GITHUB_STEP_SUMMARY\".",
+)
 def build_command(
     sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None, force: bool,
-    site_engine: str | None,
+    site_engine: str | None, summary_file: Path | None,
 ) -> None:
     """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs (or Zensical)."""
     started = time.perf_counter()
@@ -169,6 +174,24 @@ def build_command(
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
     where = f"{result.site_dir} ({how})"
     _summary(report, started, built=where, engine_timings=result.timings)
+    if summary_file is not None:
+        with summary_file.open("a", encoding="utf-8") as out:
+            out.write(markdown_summary(report, how, time.perf_counter() - started, result.timings))
+
+
+def markdown_summary(report: GenerateReport, how: str, seconds: float, engine_timings: dict[str, float]) -> str:
+    """Return a build's summary as Markdown (for a CI job's summary): papers analysed again, each stage's time."""
+    stages = [*report.timings.items(), *engine_timings.items()]
+    rows = [
+        ("Papers", f"{report.paper_count:,}"),
+        ("Analysed again", f"{report.analysed_count:,} (the others' analyses came from .paper-digest/)"),
+        ("Pages", f"{len(report.render.written):,} written, {report.render.unchanged:,} unchanged, "
+                  f"{len(report.render.deleted):,} deleted"),
+        ("Site", how),
+        ("Time", f"{seconds:.1f} s"),
+        *((f"— {_STAGE_NAMES.get(name, name)}", f"{value:.1f} s") for name, value in stages),
+    ]
+    return "### paper-digest build\n\n| | |\n|---|---|\n" + "".join(f"| {a} | {b} |\n" for a, b in rows) + "\n"
 
 
 @main.command("check")

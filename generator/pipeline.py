@@ -65,6 +65,11 @@ class GenerateReport:
         return self.counts["papers"] if self.reused else len(self.papers)
 
     @property
+    def analysed_count(self) -> int:
+        """Return how many abstracts this run analysed (not found in the analysis cache)."""
+        return 0 if self.reused else self.counts.get("analysed", len(self.papers))
+
+    @property
     def tag_count(self) -> int:
         if self.reused:
             return self.counts["tags"]
@@ -209,9 +214,11 @@ def _generate(
     neighbours = Cache(settings.resolve(NEIGHBOURS), fingerprint)
     counts = ArrayFile(settings.resolve(TERM_COUNTS), fingerprint)
     # The map's layout is drawn in another process (large digests) while the pages render.
+    known = cache.added
     papers, layout = enrich_digest(
         read.papers, settings, progress, cache, neighbours, draw_map=True, counts=counts
     )
+    analysed = cache.added - known
     engine = settings.search_engine(len(papers))
     try:
         cache.save()
@@ -229,7 +236,8 @@ def _generate(
     finally:
         layout.close()
     timings["render"] = time.perf_counter() - start
-    report = GenerateReport(papers, read.problems, read.files, rendered, timings, engine=engine)
+    report = GenerateReport(papers, read.problems, read.files, rendered, timings, engine=engine,
+                            counts={"analysed": analysed})
     stamp = {
         "version": _STAMP_VERSION,
         "inputs": key,
