@@ -86,8 +86,8 @@ def test_the_header_search_finds_a_paper_and_opens_it(page, zensical_site) -> No
     else:
         page.locator(".md-search__button").click()
         page.keyboard.type("VisionReasoner")
-        # Zensical's own search dialog: its results link to the pages.
-        result = page.locator(f".md-search a[href*='{target['slug']}']").first
+        # Zensical's own search dialog (in a shadow root, which playwright's locators enter): options linking pages.
+        result = page.locator(f"a[role=option][href*='{target['slug']}']").first
     result.wait_for(timeout=15_000)
     screenshot(page, f"zensical-search-{settings.search}")
     result.click()
