@@ -154,17 +154,24 @@ def generate_command(
     help="Site engine (default: the site_engine setting, mkdocs). zensical needs `pip install '.[zensical]'`.",
 )
 @click.option(
+    "--site-url", default=None, metavar="URL",
+    help="The address the site is published at (default: the site_url setting): feeds link absolutely, and "
+    "the 404 page works at any depth below it.",
+)
+@click.option(
     "--summary", "summary_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="Append a Markdown summary (papers analysed again, each stage's time) to this file, "
     "e.g. \"$GITHUB_STEP_SUMMARY\".",
 )
 def build_command(
     sources: tuple[Path, ...], project_dir: Path, strict: bool | None, input_format: str | None, force: bool,
-    site_engine: str | None, summary_file: Path | None,
+    site_engine: str | None, site_url: str | None, summary_file: Path | None,
 ) -> None:
     """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs (or Zensical)."""
     started = time.perf_counter()
-    settings = load_project(project_dir, strict=strict, input_format=input_format, site_engine=site_engine)
+    settings = load_project(
+        project_dir, strict=strict, input_format=input_format, site_engine=site_engine, site_url=site_url
+    )
     check_engine(settings)  # a missing engine stops the build before any work
     # The search index of an incremental build starts while the pages render.
     with EarlySearch(settings, force=force) as early:

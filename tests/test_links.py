@@ -17,12 +17,14 @@ LINK_ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src", "
 CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
 
 
-def resolve(site: Path, page_url: str, reference: str) -> tuple[Path | None, str]:
-    """Return the file a site-relative reference points to (None if external) and its fragment."""
+def resolve(site: Path, page_url: str, reference: str, prefix: str = "/") -> tuple[Path | None, str]:
+    """Return the file a reference points to (None if external) and its fragment; the site is served at `prefix`."""
     target = urlparse(urljoin(page_url, reference))
     if target.scheme != "http" or target.netloc != "site":
         return None, ""
-    path = site / unquote(target.path).lstrip("/")
+    if not target.path.startswith(prefix):
+        return site / "outside-the-site", target.fragment
+    path = site / unquote(target.path[len(prefix):])
     if target.path.endswith("/") or path.is_dir():
         path = path / "index.html"
     return path, target.fragment
@@ -48,16 +50,19 @@ def references(site: Path):
                 yield css, reference, True
 
 
-def page_url(site: Path, file: Path) -> str:
-    return "http://site/" + file.relative_to(site).as_posix()
+def page_url(site: Path, file: Path, prefix: str = "/") -> str:
+    return "http://site" + prefix + file.relative_to(site).as_posix()
 
 
-def broken_links(site: Path) -> tuple[int, list[str]]:
-    """Return how many internal links and asset references the built `site` holds, and those that do not resolve."""
+def broken_links(site: Path, prefix: str = "/") -> tuple[int, list[str]]:
+    """Return how many internal links and asset references the built `site` holds, and those that do not resolve.
+
+    `prefix`: the path the site is served at ("/pr-preview/pr-1/"); a link outside it is broken.
+    """
     broken = []
     checked = 0
     for file, reference, _ in references(site):
-        target, fragment = resolve(site, page_url(site, file), reference)
+        target, fragment = resolve(site, page_url(site, file, prefix), reference, prefix)
         if target is None:
             continue
         checked += 1

@@ -87,7 +87,7 @@ def test_deploy_and_preview_builds_restore_and_save_the_build_state_keyed_on_cod
         steps = workflow(name)["jobs"][job]["steps"]
         restore = next(s for s in steps if s.get("uses", "").startswith("actions/cache/restore@"))
         save = next(s for s in steps if s.get("uses", "").startswith("actions/cache/save@"))
-        build = next(s for s in steps if s.get("run", "").startswith("paper-digest build"))
+        build = next(s for s in steps if "paper-digest build" in s.get("run", ""))
         assert steps.index(restore) < steps.index(build) < steps.index(save), name
         assert ".paper-digest" in restore["with"]["path"].split() and restore["with"]["path"] == save["with"]["path"]
         # The hand-written pages come from the checkout, never from an older run's cache.
@@ -96,6 +96,11 @@ def test_deploy_and_preview_builds_restore_and_save_the_build_state_keyed_on_cod
         assert restore["with"]["restore-keys"] == "digest-"
         # The incremental path (no --force), with the summary of what was analysed again and each stage's time.
         assert "--force" not in build["run"] and '--summary "$GITHUB_STEP_SUMMARY"' in build["run"], name
+        # The published address, so that the 404 page works below it (a preview's: pr-preview/pr-<N>/).
+        assert "--site-url" in build["run"], name
+    assert "/pr-preview/pr-$NUMBER/" in next(
+        s["run"] for s in workflow("pull-request.yml")["jobs"]["preview"]["steps"] if "paper-digest build" in s.get("run", "")
+    )
 
 
 def test_the_published_tree_keeps_the_site_and_each_preview_apart(tmp_path) -> None:

@@ -22,6 +22,8 @@ from ..stamps import files_digest
 ENGINE_VARIABLE = "PAPER_DIGEST_SEARCH"
 #: How the site engine's name reaches the templates (`extra.site_engine` in mkdocs.yml).
 SITE_ENGINE_VARIABLE = "PAPER_DIGEST_ENGINE"
+#: How the setting site_url reaches the engine (`site_url` in mkdocs.yml).
+SITE_URL_VARIABLE = "PAPER_DIGEST_SITE_URL"
 
 #: The packages each site engine renders with: their versions are part of what every page depends on.
 _PACKAGES = {"mkdocs": ("mkdocs", "mkdocs-material"), "zensical": ("zensical",)}
@@ -53,13 +55,13 @@ def check_engine(settings: Settings) -> None:
 def engine_fingerprint(settings: Settings, search: str) -> str:
     """Return a hash of what every page's HTML depends on besides its Markdown.
 
-    The configuration, the theme overrides, the site and search engines and their
-    versions: when any changes, every page must be rendered again.
+    The configuration, the theme overrides, the site's address, the site and search
+    engines and their versions: when any changes, every page must be rendered again.
     """
     overrides = sorted(p for p in settings.resolve("overrides").rglob("*") if p.is_file())
     return files_digest(
         [settings.resolve(settings.config_file), *overrides], root=settings.project_dir, content=True,
-        extra=f"{search} {engine_versions(settings.site_engine)}",
+        extra=f"{search} {engine_versions(settings.site_engine)} {settings.site_url}",
     )
 
 
@@ -72,6 +74,9 @@ def run_engine(settings: Settings, config: Path, site: Path, search: str, dirty:
     env = {
         **os.environ, "PYTHONWARNINGS": "ignore", ENGINE_VARIABLE: search, SITE_ENGINE_VARIABLE: settings.site_engine,
     }
+    env.pop(SITE_URL_VARIABLE, None)
+    if settings.site_url:
+        env[SITE_URL_VARIABLE] = settings.site_url
     if settings.site_engine == "zensical":
         return _zensical(settings, config, site, env)
     return _mkdocs(settings, config, site, env, dirty)
