@@ -104,10 +104,13 @@ def analysis_fingerprint(settings: Settings) -> str:
     # Subpackages (read/, enrich/, render/, build/) count too: a change to them changes the output.
     own = sorted([*package.rglob("*.py"), *(package / "data").glob("*")])
     extra = [settings.resolve(name) for name in (settings.topics_file, settings.overrides_file) if name]
+    # Paths count relative to the package and the project folder: a cache restored into another
+    # checkout (CI's fresh clone) or a copied project stays valid.
+    extras = files_digest(extra, root=settings.project_dir, content=True)
     # The site engine reads the pages; it changes nothing the generator writes.
     kept = {k: str(v) for k, v in asdict(settings).items() if k not in ("project_dir", "site_engine")}
     settings_text = json.dumps(kept, sort_keys=True)
-    return files_digest([*own, *extra], content=True, extra=f"{settings_text} {_libraries()}")
+    return files_digest(own, root=package.parent, content=True, extra=f"{settings_text} {_libraries()} {extras}")
 
 
 #: The libraries whose results reach the output (models, slugs, templates, text): another version of
@@ -132,7 +135,9 @@ def inputs_key(files: list[Path], settings: Settings, fingerprint: str) -> str:
     """Return a hash of everything a run's output depends on: `fingerprint`, the templates and the sources."""
     templates = settings.resolve(settings.templates_dir)
     pages = tree_files(templates)
-    return files_digest([*pages, *files], content=True, extra=f"{fingerprint} {settings.project_dir}")
+    # Paths inside the project count relative to it: the page memo of a cache restored into another
+    # checkout (CI's fresh clone) stays valid.
+    return files_digest([*pages, *files], root=settings.project_dir, content=True, extra=fingerprint)
 
 
 def _reused_report(stamp: dict) -> GenerateReport:

@@ -11,6 +11,7 @@ instead of indexing them itself.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import shutil
 import sys
@@ -65,6 +66,36 @@ def engine_and_search(
     name = settings.site_engine
     if search != "pagefind":
         return timed(timings, name, run_engine, settings, config, site, search, dirty), {}
+    output, hashes = _engine_and_pagefind(settings, config, site, timings, dirty, indexed, early)
+    _empty_material_index(site)
+    return output, hashes
+
+
+#: Material's own search index, which its search plugin writes beside the pages.
+MATERIAL_INDEX = "search/search_index.json"
+
+
+def _empty_material_index(site: Path) -> None:
+    """Leave Material's own index of a Pagefind site with no page in it.
+
+    The header box asks Pagefind and never reads it, and MkDocs --dirty would write into it only
+    the pages it rendered again: emptied, it is the same after any build, dirty or not.
+    """
+    path = site / MATERIAL_INDEX
+    try:
+        index = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(index, dict) and index.get("docs"):
+        index["docs"] = []
+        path.write_text(json.dumps(index, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+
+
+def _engine_and_pagefind(
+    settings: Settings, config: Path, site: Path, timings: dict[str, float], dirty: bool,
+    indexed: dict[str, str] | None, early: EarlySearch | None,
+) -> tuple[str, dict[str, str]]:
+    name, search = settings.site_engine, "pagefind"
     parts = read_parts(settings.docs_path / RECORDS_FILE, settings.search_part_size)
     changed = changed_parts(parts, indexed or {}, site)
     hashes = {part.folder: part.digest for part in parts}
