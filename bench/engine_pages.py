@@ -10,8 +10,12 @@ against a plain page of the same length.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
@@ -68,3 +72,32 @@ def plain_tree(docs: Path, target: Path) -> int:
         (target / "papers" / page.name).write_text(f"{head}{heading}{' '.join(paragraph)}\n", encoding="utf-8")
         count += 1
     return count
+
+
+def engine_seconds(project: Path, docs: Path, engine: str, search: str) -> float:
+    """Build `docs` (a docs dir inside `project`) with `engine` ("mkdocs" or "zensical") and the project's
+    mkdocs.yml, strict, into a throwaway folder; return the wall seconds.
+
+    A configuration beside mkdocs.yml inherits it and names the folders (both engines read INHERIT).
+    Zensical starts without its cache (.cache), as a first build does.
+    """
+    from generator.build.engines import ENGINE_VARIABLE, SITE_ENGINE_VARIABLE
+
+    out = project / f".bench-site-{engine}"
+    config = project / f".bench-{engine}.yml"
+    config.write_text(f"INHERIT: mkdocs.yml\ndocs_dir: {docs.relative_to(project)}\nsite_dir: {out.name}\n",
+                      encoding="utf-8")
+    shutil.rmtree(project / ".cache", ignore_errors=True)
+    command = (["mkdocs", "build", "--strict", "--config-file", str(config)] if engine == "mkdocs"
+               else ["zensical", "build", "--strict", "--config-file", str(config)])
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", ENGINE_VARIABLE: search, SITE_ENGINE_VARIABLE: engine}
+    start = time.perf_counter()
+    process = subprocess.run([sys.executable, "-m", *command], cwd=project, env=env, capture_output=True, text=True,
+                             check=False)
+    seconds = time.perf_counter() - start
+    config.unlink()
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(project / ".cache", ignore_errors=True)
+    if process.returncode != 0 or (engine == "zensical" and "No issues found" not in process.stdout + process.stderr):
+        raise SystemExit(f"{engine} failed on {docs}:\n{(process.stdout + process.stderr)[-3000:]}")
+    return seconds
