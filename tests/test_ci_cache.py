@@ -68,7 +68,8 @@ def test_a_fresh_clone_with_the_restored_cache_rebuilds_one_edit_as_a_cold_build
     # Only the edited abstract was analysed again, and MkDocs rebuilt the changed pages in place.
     assert report.analysed_count == 1
     assert result.incremental and not result.skipped
-    assert len(report.render.written) < 30 and report.render.unchanged > 100, report.render
+    # The paper's page and the listings that show it are written again; most of the site is left as it was.
+    assert len(report.render.written) * 4 < report.render.unchanged, report.render
     # The same site, byte for byte, as a cold build of the edited digest.
     cold = fresh_clone(tmp_path / "cold", edited)
     cold_report, cold_result = build(cold)

@@ -57,7 +57,8 @@ def test_the_guides_name_only_paths_that_exist() -> None:
 def test_the_guides_name_only_commands_and_options_that_exist() -> None:
     for guide in GUIDES:
         text = guide.read_text(encoding="utf-8")
-        for command, rest in re.findall(r"paper-digest (\w+)([^`\n]*)", text):
+        # A command is code: in a code span, at the start of a line of a code block, or after a prompt.
+        for command, rest in re.findall(r"(?:^|`|\$ )paper-digest (\w+)([^`\n]*)", text, flags=re.M):
             assert command in main.commands, (guide.name, command)
             known = {opt for param in main.commands[command].params for opt in param.opts}
             unknown = [opt for opt in re.findall(r"(?<!\w)(--[\w-]+)", rest) if opt not in known]
