@@ -23,7 +23,16 @@ in a fresh project folder:
    engine skipped, rebuilt only the changed pages (MkDocs --dirty) or built
    all, and each time over the cold MkDocs-alone build;
 6. the largest HTML page of the site and its load time in headless Chromium
-   from a local server.
+   from a local server;
+7. what the paper pages cost the engine (bench/engine_pages.py): MkDocs on the
+   paper pages alone against MkDocs on as many plain pages of the same length
+   (one heading, one paragraph, the same front matter), and the cold build over
+   MkDocs on those plain pages;
+8. Zensical alone on the same Markdown, beside MkDocs alone (when Zensical is
+   installed: `pip install -e '.[zensical]'`);
+9. one edited abstract as CI builds it: a fresh project (every file new) with
+   the cold build's `.paper-digest/`, generated pages and site restored (what
+   the workflows cache), against the cold build; and how many MB that cache is.
 """
 
 from __future__ import annotations
@@ -43,7 +52,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import contextlib
+import importlib.util
 
+from bench.engine_pages import engine_seconds, paper_tree, plain_tree
 from tests.conftest import copy_project
 
 
@@ -158,6 +169,8 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
         engine_times.append(seconds)
         shutil.rmtree(work / f"engine-{size}", ignore_errors=True)
     engine_time = min(engine_times)
+    pages = engine_pages(project, engine)
+    ci_edit_s, ci_analysed, ci_cache_mb = ci_edit(project, work / f"ci-{size}", texts, size)
     site = project / "site"
     search, session, first_result_s = search_bytes(site)
     search_kb = search / 1e3
@@ -204,12 +217,61 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
         "largest_page": largest,
         "largest_page_kb": largest_kb,
         "largest_page_load_s": load_s,
+        **pages,
+        "total_over_plain": total_time / pages["plain_pages_s"],
+        "ci_edit_s": ci_edit_s,
+        "ci_edit_analysed": ci_analysed,
+        "ci_cache_mb": ci_cache_mb,
     }
+
+
+def engine_pages(project: Path, search: str) -> dict:
+    """MkDocs on the paper pages alone and on plain pages of the same length; Zensical alone on the whole docs dir."""
+    papers_docs, plain_docs = project / "bench-papers", project / "bench-plain"
+    count = paper_tree(project / "site_src", papers_docs)
+    plain_tree(project / "site_src", plain_docs)
+    papers_s = engine_seconds(project, papers_docs, "mkdocs", search)
+    plain_s = engine_seconds(project, plain_docs, "mkdocs", search)
+    shutil.rmtree(papers_docs)
+    shutil.rmtree(plain_docs)
+    zensical = importlib.util.find_spec("zensical") is not None
+    return {
+        "paper_pages": count,
+        "paper_pages_s": papers_s,
+        "plain_pages_s": plain_s,
+        "paper_over_plain": papers_s / plain_s,
+        "zensical_only_s": engine_seconds(project, project / "site_src", "zensical", search) if zensical else None,
+    }
+
+
+#: What the workflows cache between runs (actions/cache `path` in .github/workflows/), less the hand-written pages.
+CI_CACHED = (".paper-digest", "site", "site_src")
+
+
+def ci_edit(project: Path, clone: Path, texts: list[str], size: int) -> tuple[float, int, float]:
+    """Build one edited abstract as CI does: a fresh project with `project`'s cached build state restored.
+
+    Return the build's wall seconds, how many abstracts it analysed, and the cache's size in MB.
+    """
+    copy_project(clone)
+    for name in CI_CACHED:
+        ignore = shutil.ignore_patterns("about.md", "assets") if name == "site_src" else None
+        shutil.copytree(project / name, clone / name, copy_function=shutil.copy2, ignore=ignore, dirs_exist_ok=True)
+    cache_mb = sum(folder_bytes(clone / name) for name in CI_CACHED) / 1e6
+    edited = [*texts]
+    edited[1] = edited[1] + " We also release the code."
+    (clone / "in").mkdir()
+    (clone / "in" / "digest.txt").write_text(f"Scale {size} Papers\n\n" + "\n\n".join(edited) + "\n", encoding="utf-8")
+    summary = clone / "summary.md"
+    seconds, _, _ = run([sys.executable, "-m", "generator", "build", "in/digest.txt", "--summary", str(summary)], clone)
+    match = re.search(r"\| Analysed again \| ([\d,]+)", summary.read_text(encoding="utf-8"))
+    shutil.rmtree(clone)
+    return seconds, int(match.group(1).replace(",", "")) if match else -1, cache_mb
 
 
 def _split(output: str) -> str:
     """Return the CLI's time split ("generator 4.1 s, MkDocs 7.0 s, search 3.2 s"), or ''."""
-    match = re.search(r"\(((?:generator|MkDocs|search) [^)]*)\)", output)
+    match = re.search(r"\(((?:generator|MkDocs|Zensical|search) [^)]*)\)", output)
     return match.group(1) if match else ""
 
 
@@ -287,6 +349,14 @@ def main() -> None:
     print("papers | largest HTML page | KB | load s (Chromium, local server)")
     for r in rows:
         print(f"{r['papers']:,} | {r['largest_page']} | {r['largest_page_kb']:.0f} | {r['largest_page_load_s']:.2f}")
+    print()
+    print("papers | MkDocs: paper pages s | plain pages of the same length s | per page x | cold / MkDocs on plain"
+          " | Zensical alone s | MkDocs alone s | CI one edit s (analysed) | CI cache MB")
+    for r in rows:
+        zensical = f"{r['zensical_only_s']:.1f}" if r["zensical_only_s"] is not None else "not installed"
+        print(f"{r['papers']:,} | {r['paper_pages_s']:.1f} | {r['plain_pages_s']:.1f} | {r['paper_over_plain']:.2f} | "
+              f"{r['total_over_plain']:.2f} | {zensical} | {r['engine_only_s']:.1f} | "
+              f"{r['ci_edit_s']:.1f} ({r['ci_edit_analysed']}) vs cold {r['total_s']:.1f} | {r['ci_cache_mb']:.0f}")
     by_size = {r["papers"]: r for r in rows}
     if 5000 in by_size and 20000 in by_size:
         print(f"engine time(20,000) / time(5,000) = "

@@ -71,6 +71,8 @@ class Cache:
         #: Per shard, the keys read from its file (None: no valid file).
         self._on_disk: list[set[str] | None] = [None] * SHARDS
         self._changed: set[int] = set()
+        #: Values put under keys the cache did not hold (what this run had to work out).
+        self.added = 0
         self._load()
 
     def _load(self) -> None:
@@ -117,6 +119,8 @@ class Cache:
         return value
 
     def put(self, key: str, value: Any) -> None:
+        if key not in self.entries:
+            self.added += 1
         if self.entries.get(key) != value:
             self._changed.add(shard_of(key))
         self.entries[key] = value

@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 from . import __version__
-from .build import EarlySearch, build_site
+from .build import EarlySearch, build_site, check_engine
 from .errors import DigestError
 from .formats import INPUT_FORMATS
 from .identity import Lock, identify
@@ -23,7 +23,7 @@ from .pipeline import GenerateReport, generate, identify_papers, load_lock, load
 from .project import engine_config, find_project, new_project
 from .read import ReadResult, no_abstracts, read_sources
 from .read.corrections import doubtful_lines
-from .settings import SETTINGS_FILE, Settings
+from .settings import SETTINGS_FILE, SITE_ENGINES, Settings
 
 console = Console(stderr=True, highlight=False)
 
@@ -97,6 +97,10 @@ def _run_generate(
         return generate(sources, settings, progress=progress, enriched=early.start if early else None, locked=locked)
 
 
+#: How the summary names the stages the site build times.
+_STAGE_NAMES = {"mkdocs": "MkDocs", "zensical": "Zensical"}
+
+
 def _summary(
     report: GenerateReport, started: float, built: str | None = None, engine_timings: dict[str, float] | None = None
 ) -> None:
@@ -116,7 +120,7 @@ def _summary(
     if built:
         table.add_row("Site", built)
     split = [("generator", sum(report.timings.values()))] if report.timings else []
-    split += [(name if name != "mkdocs" else "MkDocs", seconds) for name, seconds in (engine_timings or {}).items()]
+    split += [(_STAGE_NAMES.get(name, name), seconds) for name, seconds in (engine_timings or {}).items()]
     detail = f" ({', '.join(f'{name} {seconds:.1f} s' for name, seconds in split)})" if split else ""
     table.add_row("Time", f"{time.perf_counter() - started:.1f} s{detail}")
     _problems(report.problems)
@@ -194,21 +198,58 @@ def generate_command(
 @main.command("build")
 @_generate_options
 @click.option("--force", is_flag=True, help="Build the whole site, even when no page or only some changed.")
+@click.option(
+    "--engine", "site_engine", type=click.Choice(SITE_ENGINES), default=None,
+    help="Site engine (default: the site_engine setting, mkdocs). zensical needs `pip install '.[zensical]'`.",
+)
+@click.option(
+    "--site-url", default=None, metavar="URL",
+    help="The address the site is published at (default: the site_url setting): feeds link absolutely, and "
+    "the 404 page works at any depth below it.",
+)
+@click.option(
+    "--summary", "summary_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="Append a Markdown summary (papers analysed again, each stage's time) to this file, "
+    "e.g. \"$GITHUB_STEP_SUMMARY\".",
+)
 def build_command(
     sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, input_format: str | None,
     collection: str | None, locked: bool, force: bool,
+    site_engine: str | None, site_url: str | None, summary_file: Path | None,
 ) -> None:
-    """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs."""
+    """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs (or Zensical)."""
     started = time.perf_counter()
-    settings = load_project(find_project(project_dir), strict=strict, input_format=input_format, collection=collection)
+    settings = load_project(
+        find_project(project_dir), strict=strict, input_format=input_format, collection=collection,
+        site_engine=site_engine, site_url=site_url,
+    )
+    check_engine(settings)  # a missing engine stops the build before any work
     # The search index of an incremental build starts while the pages render.
     with EarlySearch(settings, force=force) as early:
         report = _run_generate(sources, settings, early, locked=locked)
-        with console.status("Building the site with MkDocs …"):
+        with console.status(f"Building the site with {_STAGE_NAMES[settings.site_engine]} …"):
             result = build_site(settings, report.engine, force=force, early=early)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
     where = f"{result.site_dir} ({how})"
     _summary(report, started, built=where, engine_timings=result.timings)
+    if summary_file is not None:
+        with summary_file.open("a", encoding="utf-8") as out:
+            out.write(markdown_summary(report, how, time.perf_counter() - started, result.timings))
+
+
+def markdown_summary(report: GenerateReport, how: str, seconds: float, engine_timings: dict[str, float]) -> str:
+    """Return a build's summary as Markdown (for a CI job's summary): papers analysed again, each stage's time."""
+    stages = [*report.timings.items(), *engine_timings.items()]
+    rows = [
+        ("Papers", f"{report.paper_count:,}"),
+        ("Analysed again", f"{report.analysed_count:,} (the others' analyses came from .paper-digest/)"),
+        ("Pages", f"{len(report.render.written):,} written, {report.render.unchanged:,} unchanged, "
+                  f"{len(report.render.deleted):,} deleted"),
+        ("Site", how),
+        ("Time", f"{seconds:.1f} s"),
+        *((f"— {_STAGE_NAMES.get(name, name)}", f"{value:.1f} s") for name, value in stages),
+    ]
+    return "### paper-digest build\n\n| | |\n|---|---|\n" + "".join(f"| {a} | {b} |\n" for a, b in rows) + "\n"
 
 
 @main.command("check")

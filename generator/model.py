@@ -35,6 +35,8 @@ class SitePaths:
     all_papers: str = f"{ALL_FOLDER}.md"
     #: "Papers like this abstract": a reader's text against the digest, in the browser.
     similar: str = "similar.md"
+    #: Its published address, for the HTML links of paper pages (MkDocs rewrites only Markdown links).
+    similar_url: str = "similar/"
     map: str = "map.md"
     papers_json: str = "papers.json"
     papers_csv: str = "papers.csv"
@@ -63,6 +65,14 @@ class _Page:
     def url(self) -> str:
         """Return the published URL of the page, relative to the site root."""
         return f"{self.FOLDER}/{self.slug}/"
+
+    @property
+    def site_root(self) -> str:
+        """Return the relative prefix from the page's published address to the site root ("../../").
+
+        For links the page writes as HTML, which MkDocs does not rewrite as it does Markdown links.
+        """
+        return "../" * self.url.count("/")
 
 
 TagKind = Literal["area", "topic"]

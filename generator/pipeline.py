@@ -82,6 +82,11 @@ class GenerateReport:
         return self.counts["papers"] if self.reused else len(self.papers)
 
     @property
+    def analysed_count(self) -> int:
+        """Return how many abstracts this run analysed (not found in the analysis cache)."""
+        return 0 if self.reused else self.counts.get("analysed", len(self.papers))
+
+    @property
     def tag_count(self) -> int:
         if self.reused:
             return self.counts["tags"]
@@ -118,8 +123,13 @@ def analysis_fingerprint(settings: Settings) -> str:
     # Subpackages (read/, enrich/, render/, build/) count too: a change to them changes the output.
     own = sorted([*package.rglob("*.py"), *(package / "data").glob("*")])
     extra = [settings.resolve(name) for name in (settings.topics_file, settings.overrides_file) if name]
-    settings_text = json.dumps({k: str(v) for k, v in asdict(settings).items() if k != "project_dir"}, sort_keys=True)
-    return files_digest([*own, *extra], content=True, extra=f"{settings_text} {_libraries()}")
+    # Paths count relative to the package and the project folder: a cache restored into another
+    # checkout (CI's fresh clone) or a copied project stays valid.
+    extras = files_digest(extra, root=settings.project_dir, content=True)
+    # The site engine reads the pages; it changes nothing the generator writes.
+    kept = {k: str(v) for k, v in asdict(settings).items() if k not in ("project_dir", "site_engine")}
+    settings_text = json.dumps(kept, sort_keys=True)
+    return files_digest(own, root=package.parent, content=True, extra=f"{settings_text} {_libraries()} {extras}")
 
 
 #: The libraries whose results reach the output (models, slugs, templates, text): another version of
@@ -143,7 +153,9 @@ def _libraries() -> str:
 def inputs_key(files: list[Path], settings: Settings, fingerprint: str) -> str:
     """Return a hash of everything a run's output depends on: `fingerprint`, the templates and the sources."""
     pages = [file for folder in template_dirs(settings) for file in tree_files(folder)]
-    return files_digest([*pages, *files], content=True, extra=f"{fingerprint} {settings.project_dir}")
+    # Paths inside the project count relative to it: the page memo of a cache restored into another
+    # checkout (CI's fresh clone) stays valid.
+    return files_digest([*pages, *files], root=settings.project_dir, content=True, extra=fingerprint)
 
 
 def _reused_report(stamp: dict) -> GenerateReport:
@@ -292,9 +304,11 @@ def _generate(
     neighbours = Cache(settings.resolve(NEIGHBOURS), fingerprint)
     counts = ArrayFile(settings.resolve(TERM_COUNTS), fingerprint)
     # The map's layout is drawn in another process (large digests) while the pages render.
+    known = cache.added
     papers, layout = enrich_digest(
         identified.papers, settings, progress, cache, neighbours, draw_map=True, counts=counts
     )
+    analysed = cache.added - known
     engine = settings.search_engine(len(papers))
     try:
         new_lock = publish(identified.lock, papers, identified.moved, paragraph_owners(papers))
@@ -325,7 +339,8 @@ def _generate(
     if new_lock_text != lock_text:
         write_atomically(settings.resolve(LOCK_FILE), new_lock_text.encode("utf-8"))
     timings["render"] = time.perf_counter() - start
-    report = GenerateReport(papers, read.problems, read.files, rendered, timings, engine=engine)
+    report = GenerateReport(papers, read.problems, read.files, rendered, timings, engine=engine,
+                            counts={"analysed": analysed})
     stamp = {
         "version": _STAMP_VERSION,
         "inputs": _lock_key(sources_key, new_lock_text),

@@ -82,6 +82,9 @@ class Settings:
     search_part_size: int = 7000
     #: Rebuild only the changed pages (MkDocs --dirty) when the site uses Pagefind and its setup is unchanged.
     incremental: bool = True
+    #: The engine that builds the site from the docs dir: "mkdocs" (MkDocs and Material) or "zensical"
+    #: (Material's successor, which reads the same mkdocs.yml; `pip install '.[zensical]'`).
+    site_engine: str = "mkdocs"
     #: Processes (and threads) that share the per-paper work of large digests (0: one per core).
     workers: int = 0
     #: Reader for every source: auto (by file ending), text, jsonl, json, csv, tsv, bib or arxiv.
@@ -129,9 +132,13 @@ class Settings:
 #: The search engines a site can be built with.
 ENGINES = ("material", "pagefind")
 
+#: The engines that build a site from the docs dir (MkDocs is the default).
+SITE_ENGINES = ("mkdocs", "zensical")
+
 #: Settings that take one of a few words.
 CHOICES: dict[str, tuple[str, ...]] = {
     "search": ("auto", *ENGINES),
+    "site_engine": SITE_ENGINES,
     "input_format": INPUT_FORMATS,
 }
 

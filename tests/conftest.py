@@ -111,11 +111,15 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory):
 
     from generator.build import build_site
     from generator.pipeline import generate
-    from tests.hostile_cases import hostile_digest
+    from tests.hostile_cases import hostile_digest, hostile_records
 
     project = copy_project(tmp_path_factory.mktemp("hostile") / "project")
     (project / "in").mkdir()
     (project / "in" / "hostile.txt").write_text(hostile_digest(), encoding="utf-8")
+    # Records whose given fields (title, authors, keywords, area, link, id, venue) attack too.
+    (project / "in" / "fields.jsonl").write_text(
+        "".join(json.dumps(record) + "\n" for record in hostile_records()), encoding="utf-8"
+    )
     # One page per case: a case that starts like a list item would otherwise join the case before it
     # (tests/test_paragraphs.py shows a joined paragraph is escaped exactly as an abstract of its own).
     settings = replace(load_settings(project), join_paragraphs=False)

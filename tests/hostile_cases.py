@@ -78,3 +78,36 @@ def cases() -> list[str]:
 def hostile_digest() -> str:
     """Return the hostile corpus as one digest file's text."""
     return "Hostile 2026 Papers\n\n" + "\n\n".join(c.replace("\n", " ") for c in cases()) + "\n"
+
+
+#: Attacks in the fields a structured source gives (title, authors, keywords, area, id), which a paper page writes as escaped HTML: its authors line, tag chips and the
+#: "Why these tags?" note (a keyword three records share becomes a topic of its own), the
+#: related papers' titles, the citation block and the source list.
+FIELD_ATTACKS: list[str] = [
+    '<script>alert("field")</script>',
+    '" onmouseover="alert(1)" x="',
+    "</li></ul><h2>Injected</h2><ul><li>",
+    "{{ 7*7 }} {% raw %}x{% endraw %}",
+    "</code></pre><img src=x onerror=alert(1)>",
+    "[link](javascript:alert(1)) *em* `code` {: .cls }",
+]
+
+
+def hostile_records() -> list[dict]:
+    """Return JSON-lines records whose given fields each carry an attack (`Field NN` starts each abstract)."""
+    records = []
+    for i, attack in enumerate(FIELD_ATTACKS, start=1):
+        records.append({
+            "id": f"{attack} id{i}",
+            "title": f"Field {i:02d} title {attack}",
+            "abstract": f"Field {i:02d} We study robust parsing of conference records. {attack} The text ends here.",
+            "authors": [f"Ada {attack}", "Alan Turing"],
+            # The first keyword is shared by every record, so it becomes a topic (three papers or more).
+            "keywords": [f"Shared {FIELD_ATTACKS[0]} keyword", f"own {attack}"],
+            "primary_area": f"area {attack}",
+            # Quotes and an ampersand, which a link keeps (a URL with spaces or brackets is not linked).
+            "url": f"https://example.com/{i}?q=\"onmouseover='alert({i})'&x=1",
+            # The text digest's collection: one collection, so tag pages show no trend chart.
+            "venue": "Hostile 2026",
+        })
+    return records

@@ -106,3 +106,38 @@ def test_a_project_holding_only_its_data_gets_templates_and_theme_from_the_packa
     assert (project / "site_src" / "index.md").exists() and (project / "site_src" / "about.md").exists()
     assert (project / ".paper-digest" / "theme" / "assets" / "digest.css").exists()
     assert (project / ".paper-digest" / "theme" / "main.html").exists()
+
+
+def test_a_site_engine_that_is_not_installed_stops_the_build_before_any_work(project: Path, monkeypatch) -> None:
+    from importlib.metadata import PackageNotFoundError
+
+    import generator.build.engines as engines
+
+    def version(name: str) -> str:
+        raise PackageNotFoundError(name)
+
+    monkeypatch.setattr(engines, "version", version)
+    result = CliRunner().invoke(main, ["build", str(DEFAULT_CORPUS), "--project", str(project), "--engine", "zensical"])
+    assert result.exit_code == 1
+    assert "site engine 'zensical' is not installed" in result.output and "pip install -e '.[zensical]'" in result.output
+    assert not (project / "site_src" / "papers").exists()  # nothing was generated
+
+
+def test_an_unknown_site_engine_is_refused(project: Path) -> None:
+    write_tree(project, {"paper-digest.toml": 'site_engine = "hugo"\n'})
+    result = CliRunner().invoke(main, ["build", "--project", str(project)])
+    assert result.exit_code != 0 and "site_engine" in result.output and "hugo" in result.output
+
+
+@pytest.mark.slow
+def test_build_summary_says_how_many_papers_were_analysed_again_and_each_stage_time(project: Path) -> None:
+    summary = project / "summary.md"
+    source = project / "in" / "digest.txt"
+    write_tree(project, {"in/digest.txt": f"Tiny 2026 Papers\n\n{A1}\n\n{A2}\n"})
+    assert run("build", str(source), "--project", str(project), "--summary", str(summary)).exit_code == 0
+    write_tree(project, {"in/digest.txt": f"Tiny 2026 Papers\n\n{A1}\n\n{A2} It also works offline.\n"})
+    assert run("build", str(source), "--project", str(project), "--summary", str(summary)).exit_code == 0
+    first, second = summary.read_text(encoding="utf-8").split("### paper-digest build")[1:]
+    assert "| Analysed again | 2 " in first and "| Analysed again | 1 " in second
+    for stage in ("read", "enrich", "render", "MkDocs"):
+        assert f"| — {stage} | " in second

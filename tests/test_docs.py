@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 
 from generator.cli import main
@@ -40,18 +41,28 @@ def test_the_layout_section_matches_the_tree() -> None:
 
 
 GUIDES = sorted([*(ROOT / "docs" / "guide").glob("*.md"), *(ROOT / "docs" / "contributing").glob("*.md")])
+#: Top-level folders and files of the repository that a docs page may name.
+_TREE = re.compile(r"`((?:\.github|\.ci|generator|bench|scripts|tests|docs|templates|overrides|site_src|data)/[\w./-]*)`")
 
 
-def test_the_guides_name_only_paths_and_scripts_that_exist() -> None:
-    import re
-
+def test_the_guides_name_only_paths_that_exist() -> None:
     assert GUIDES
     for guide in GUIDES:
         text = guide.read_text(encoding="utf-8")
-        paths = re.findall(r"`((?:generator|site_src|templates|bench|scripts|tests|docs)/[\w./-]+)`", text)
-        paths += re.findall(r"python ((?:bench|scripts)/\w+\.py)", text)
-        missing = [path for path in paths if "<" not in path and not (ROOT / path).exists()]
-        assert not missing, f"{guide.name} names {missing}, not in the tree"
+        named = _TREE.findall(text) + re.findall(r"python ((?:bench|scripts)/\w+\.py)", text)
+        missing = [path for path in named if not (ROOT / path.rstrip("/")).exists()]
+        assert not missing, (guide.name, missing)
+
+
+def test_the_guides_name_only_commands_and_options_that_exist() -> None:
+    for guide in GUIDES:
+        text = guide.read_text(encoding="utf-8")
+        # A command is code: in a code span, at the start of a line of a code block, or after a prompt.
+        for command, rest in re.findall(r"(?:^|`|\$ )paper-digest (\w+)([^`\n]*)", text, flags=re.M):
+            assert command in main.commands, (guide.name, command)
+            known = {opt for param in main.commands[command].params for opt in param.opts}
+            unknown = [opt for opt in re.findall(r"(?<!\w)(--[\w-]+)", rest) if opt not in known]
+            assert not unknown, (guide.name, command, unknown)
 
 
 def test_the_guides_name_only_real_settings() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.text import to_plain
-from tests.hostile_cases import cases
+from tests.hostile_cases import FIELD_ATTACKS, cases, hostile_records
 from tests.htmlscan import scan
 
 pytestmark = pytest.mark.slow
@@ -33,7 +33,7 @@ def page_of(settings, record) -> Path:
 
 def test_every_case_gets_a_page(site) -> None:
     _, report, records = site
-    assert len(records) == len(cases()) >= 40
+    assert len(records) == len(cases()) + len(hostile_records()) >= 40
     assert not [p for p in report.problems if p.level != "info"]
 
 
@@ -140,3 +140,68 @@ def test_listing_pages_show_hostile_titles_and_summaries_as_text_only(site) -> N
     for record in records:
         assert " ".join(record["title"].split()) in shown, record["title"]
     assert "{{ 7*7 }}" in shown and "<script>" in shown  # template syntax and markup stay literal text
+
+
+def field_pages(settings, records) -> list[tuple[int, dict, Path]]:
+    """Return (number, papers.json record, built page) of each record whose given fields attack."""
+    pages = []
+    for record in records:
+        match = re.match(r"Field (\d\d) ", record["abstract"])
+        if match:
+            pages.append((int(match.group(1)), record, page_of(settings, record)))
+    return sorted(pages, key=lambda page: page[0])
+
+
+def test_given_fields_show_as_text_in_the_html_a_paper_page_writes(site) -> None:
+    # Authors, tag chips, the "Why these tags?" note, the citation block and the source list are
+    # HTML the generator escapes itself: each attack shows there as the text it is, and adds no element.
+    settings, _, records = site
+    pages = field_pages(settings, records)
+    assert len(pages) == len(FIELD_ATTACKS)
+    for number, record, path in pages:
+        attack = FIELD_ATTACKS[number - 1]
+        page = scan(path)
+        assert {tag for tag, _ in page.article_elements} <= ALLOWED_IN_ARTICLE, (number, attack)
+        text = page.article_text
+        # The fields as the reader kept them (it drops Markdown emphasis from authors' names).
+        for shown in (
+            ", ".join(record["authors"]),  # the authors line
+            f"Keywords: {', '.join(record['keywords'])}",  # the source list
+            f"Area given by the source: area {attack}",
+            f"Source id: {attack} id{number}",
+            "author = {",  # the citation block
+        ):
+            assert shown in text, (number, shown)
+        assert record["title"] in text
+        assert f"Link: {record['source_url']}" in text
+        links = [a["href"] for tag, a in page.article_elements if tag == "a" and (a.get("href") or "").startswith("http")]
+        # The link is percent-encoded: a quote in it cannot end the attribute.
+        assert links == [f"https://example.com/{number}?q=%22onmouseover='alert({number})'&x=1"], links
+
+
+def test_a_topic_named_by_a_hostile_keyword_is_text_in_chips_notes_and_related_lists(site) -> None:
+    settings, _, records = site
+    pages = field_pages(settings, records)
+    name = f"Shared {FIELD_ATTACKS[0]} keyword"
+    carrying = 0
+    for number, record, path in pages:
+        page = scan(path)
+        chips = [a for tag, a in page.article_elements if tag == "a" and "pd-tag" in (a.get("class") or "")]
+        carrying += any(tag["name"] == name for tag in record["tags"])
+        assert chips, number
+        assert all((a.get("title") or "").count('"') == 0 for a in chips)
+        # Every topic, the shared hostile one and those cut from each record's own keyword, is text.
+        for tag in record["tags"]:
+            if tag["kind"] == "topic":
+                assert f"{tag['name']} (topic, confidence" in page.article_text, (number, tag["name"])
+    # The shared keyword names a topic of three papers or more.
+    assert carrying >= 3, carrying
+    # The records resemble each other: their pages list one another's hostile titles as text.
+    by_id = {record["id"]: record for record in records}
+    listed = 0
+    for number, record, path in pages:
+        text = scan(path).article_text
+        for other in record["related"]:
+            assert by_id[other]["title"] in text, (number, by_id[other]["title"])
+            listed += by_id[other]["abstract"].startswith("Field ")
+    assert listed

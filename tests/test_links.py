@@ -17,12 +17,14 @@ LINK_ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src", "
 CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
 
 
-def resolve(site: Path, page_url: str, reference: str) -> tuple[Path | None, str]:
-    """Return the file a site-relative reference points to (None if external) and its fragment."""
+def resolve(site: Path, page_url: str, reference: str, prefix: str = "/") -> tuple[Path | None, str]:
+    """Return the file a reference points to (None if external) and its fragment; the site is served at `prefix`."""
     target = urlparse(urljoin(page_url, reference))
     if target.scheme != "http" or target.netloc != "site":
         return None, ""
-    path = site / unquote(target.path).lstrip("/")
+    if not target.path.startswith(prefix):
+        return site / "outside-the-site", target.fragment
+    path = site / unquote(target.path[len(prefix):])
     if target.path.endswith("/") or path.is_dir():
         path = path / "index.html"
     return path, target.fragment
@@ -38,25 +40,29 @@ def references(site: Path):
     for html in sorted(site.rglob("*.html")):
         for tag, attrs in scan(html).elements:
             name = LINK_ATTRIBUTES.get(tag)
-            # (a chart's links, inside SVG, are xlink:href: see render/charts.py)
-            if name and (attrs.get(name) or attrs.get("xlink:href")):
-                yield html, attrs.get(name) or attrs["xlink:href"], tag != "a"
+            # An SVG link (a chart's bar) may give its target as xlink:href.
+            reference = (attrs.get(name) or attrs.get(f"xlink:{name}")) if name else None
+            if reference:
+                yield html, reference, tag != "a"
     for css in sorted(site.rglob("*.css")):
         for reference in CSS_URL.findall(css.read_text(encoding="utf-8")):
             if not reference.startswith(("data:", "#")):
                 yield css, reference, True
 
 
-def page_url(site: Path, file: Path) -> str:
-    return "http://site/" + file.relative_to(site).as_posix()
+def page_url(site: Path, file: Path, prefix: str = "/") -> str:
+    return "http://site" + prefix + file.relative_to(site).as_posix()
 
 
-def test_every_internal_link_and_asset_resolves(default_site) -> None:
-    site = default_site.site_path
+def broken_links(site: Path, prefix: str = "/") -> tuple[int, list[str]]:
+    """Return how many internal links and asset references the built `site` holds, and those that do not resolve.
+
+    `prefix`: the path the site is served at ("/pr-preview/pr-1/"); a link outside it is broken.
+    """
     broken = []
     checked = 0
     for file, reference, _ in references(site):
-        target, fragment = resolve(site, page_url(site, file), reference)
+        target, fragment = resolve(site, page_url(site, file, prefix), reference, prefix)
         if target is None:
             continue
         checked += 1
@@ -64,6 +70,11 @@ def test_every_internal_link_and_asset_resolves(default_site) -> None:
             broken.append(f"{file.relative_to(site)} -> {reference}")
         elif fragment and target.suffix == ".html" and unquote(fragment) not in ids_of(target):
             broken.append(f"{file.relative_to(site)} -> {reference} (no such anchor)")
+    return checked, broken
+
+
+def test_every_internal_link_and_asset_resolves(default_site) -> None:
+    checked, broken = broken_links(default_site.site_path)
     assert checked > 1000
     assert broken == []
 

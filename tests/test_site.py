@@ -277,7 +277,7 @@ def test_the_built_files_of_docs_files_gone_since_the_last_build_are_removed(tmp
 def test_an_edit_indexes_its_search_part_while_the_pages_render(tmp_path: Path, monkeypatch) -> None:
     import dataclasses
 
-    import generator.build as build
+    import generator.build.search as build
     from generator.build import STAMP, EarlySearch
 
     project = copy_project(tmp_path / "project")

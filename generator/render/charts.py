@@ -2,9 +2,9 @@
 
 Colours come from Material's CSS variables (see assets/digest.css), so a chart
 follows the reader's light or dark scheme. A bar's link is `xlink:href`, not
-`href`: Material's instant navigation reassigns the `href` of every element that
-has one, and an SVG link's `href` cannot be assigned (a console error on every
-page with a chart).
+`href`: Material's instant navigation and Zensical's script reassign the `href`
+of every element that has one, and an SVG link's `href` cannot be assigned (a
+console error on every page with a chart).
 """
 
 from __future__ import annotations

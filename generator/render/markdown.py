@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from pathlib import Path
@@ -18,13 +17,22 @@ _ATTR_SAFE = re.compile(r"[^\w\s,.-]")
 def front_matter_string(text: str) -> str:
     """Quote text for a front matter field, escaped for HTML.
 
-    Material inserts `title` and `description` into the page unescaped (in
-    <title>, the header and a <meta> attribute), so they are HTML-escaped here.
-    A JSON string is a valid YAML double-quoted scalar; non-ASCII stays as is
-    because YAML rejects the surrogate-pair escapes JSON would write for emoji.
-    Splitting on whitespace also removes line and paragraph separators.
+    Material and Zensical insert `title`, `description` and `tags` into the page
+    unescaped (in <title>, the header, a <meta> attribute, Zensical's tag list),
+    so `<`, `>` and `"` become entities here. An `&` does only where it could start
+    a character reference ("&lt;", "&#60;"): "Audio & Language" stays as it is,
+    which HTML reads as the same text, and which Zensical's search shows (as text)
+    in its tag filter. A JSON string is a valid YAML double-quoted scalar;
+    non-ASCII stays as is because YAML rejects the surrogate-pair escapes JSON
+    would write for emoji. Splitting on whitespace also removes line and
+    paragraph separators.
     """
-    return json.dumps(html.escape(" ".join(clean(str(text)).split()), quote=True), ensure_ascii=False)
+    value = _REFERENCE_START.sub("&amp;", " ".join(clean(str(text)).split()))
+    return json.dumps(value.translate(_HTML_SPECIALS), ensure_ascii=False)
+
+
+_REFERENCE_START = re.compile(r"&(?=[#A-Za-z0-9])")
+_HTML_SPECIALS = str.maketrans({"<": "&lt;", ">": "&gt;", '"': "&quot;"})
 
 
 def attr_text(text: str) -> str:

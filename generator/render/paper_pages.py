@@ -19,7 +19,6 @@ from jinja2 import Template
 
 from ..model import Collection, Paper
 from ..rows import RowMemo
-from .exports import code_fence
 
 #: What of `PaperPages.common` a paper page shows; the rest (the digest's size, every
 #: collection) changes with any added paper and must not make every page render again.
@@ -82,7 +81,7 @@ class PaperPages:
         # Only what the key covers reaches the template (StrictUndefined: anything else fails loudly).
         text = self.template.render(
             **{name: self.common[name] for name in PAGE_COMMON}, paper=paper, collection=collection,
-            related=related, bibtex=bibtex, fence=code_fence(bibtex),
+            related=related, bibtex=bibtex,
         )
         return paper.path, text.encode("utf-8"), key, False
 

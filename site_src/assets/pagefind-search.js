@@ -10,7 +10,9 @@
   var list = root.querySelector(".md-search-result__list");
   var meta = root.querySelector(".md-search-result__meta");
   var form = root.querySelector("form");
-  var toggle = document.getElementById("__search");
+  // Material's search toggle opens and closes its search box; the box of our own
+  // (Zensical's theme) is open while it holds the focus, and needs none.
+  var toggle = root.classList.contains("md-search") ? document.getElementById("__search") : null;
   var base = window.pdSite.root;
   var pagefind = null;
   var sequence = 0;
@@ -172,7 +174,7 @@
   }
 
   input.addEventListener("focus", function () {
-    toggle.checked = true;
+    if (toggle) toggle.checked = true;
     load();
   });
   input.addEventListener("input", search);
@@ -194,7 +196,7 @@
       var next = event.key === "ArrowDown" ? Math.min(index + 1, all.length - 1) : index - 1;
       if (next < 0) input.focus(); else all[next].focus();
     } else if (event.key === "Escape") {
-      toggle.checked = false;
+      if (toggle) toggle.checked = false;
       input.blur();
     }
   });
