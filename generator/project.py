@@ -28,8 +28,10 @@ from .settings import SETTINGS_FILE, Settings
 
 #: The files that mark a project folder.
 MARKERS = (SETTINGS_FILE, "mkdocs.yml")
-#: The configuration MkDocs is run on, and the theme folder it uses, in the project.
-ENGINE_CONFIG = ".paper-digest/mkdocs.yml"
+#: The configuration the site engine runs on, written beside the project's mkdocs.yml (Zensical
+#: builds only below its configuration's folder, and paths relative to it keep the file, and the
+#: build fingerprints that hash it, the same in every checkout), and the theme folder it uses.
+ENGINE_CONFIG = ".paper-digest-mkdocs.yml"
 THEME_DIR = ".paper-digest/theme"
 #: The name MkDocs' site has when nobody named it (the default project's mkdocs.yml says so).
 DEFAULT_SITE_NAME = "Paper Digest"
@@ -166,29 +168,39 @@ def write_engine_config(settings: Settings, identity: SiteIdentity) -> Path:
     own = read_config(parent) if parent != defaults_dir() / "mkdocs.yml" else default
     theme = _write_theme(settings, own)
     values = _missing(default, own) if own is not default else {}
+    path = _engine_config_path(settings)
     values.update({
-        "INHERIT": str(parent),
+        "INHERIT": _relative(parent, path.parent),
         # Material writes the name into <title> and the header unescaped: a collection's name is text.
         "site_name": html.escape(" ".join(identity.name.split()), quote=True),
-        "docs_dir": str(settings.docs_path),
-        "site_dir": str(settings.site_path),
+        "docs_dir": _relative(settings.docs_path, path.parent),
+        "site_dir": _relative(settings.site_path, path.parent),
     })
     if identity.description:
         values["site_description"] = html.escape(" ".join(identity.description.split()), quote=True)
-    values.setdefault("theme", {})["custom_dir"] = str(theme)
+    values.setdefault("theme", {})["custom_dir"] = _relative(theme, path.parent)
     text = (
         "# Written by paper-digest for MkDocs: the project's mkdocs.yml (INHERIT), the default settings it\n"
         "# leaves out, the site's name and the theme folder. Edit mkdocs.yml or paper-digest.toml, not this.\n"
         + yaml.dump(values, Dumper=_Dumper, sort_keys=True, allow_unicode=True, width=1000)
     )
-    path = settings.resolve(ENGINE_CONFIG)
     _write_if_changed(path, text.encode("utf-8"))
     return path
 
 
+def _engine_config_path(settings: Settings) -> Path:
+    return settings.resolve(settings.config_file).parent / ENGINE_CONFIG
+
+
+def _relative(path: Path, start: Path) -> str:
+    """Return `path` relative to `start` when it lies below it ("/"-separated), else absolute (the package's files)."""
+    path, start = Path(os.path.abspath(path)), Path(os.path.abspath(start))
+    return path.relative_to(start).as_posix() if path.is_relative_to(start) else str(path)
+
+
 def engine_config(settings: Settings) -> Path:
     """Return the configuration MkDocs runs on (written with the configured name when generate has not run)."""
-    path = settings.resolve(ENGINE_CONFIG)
+    path = _engine_config_path(settings)
     if path.is_file():
         return path
     identity = configured_identity(settings)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator.build import build_site
+from generator.identity.lock import LOCK_FILE
 from generator.pipeline import generate
 from generator.settings import load_settings
 from tests.conftest import DEFAULT_CORPUS, copy_project
@@ -26,10 +27,15 @@ CACHED = (".paper-digest", "site", "site_src")
 HAND_WRITTEN = ("about.md", "assets")
 
 
-def fresh_clone(target: Path, digest: Path) -> Path:
-    """A fresh project (every file new, as a checkout makes them) whose source is a copy of `digest`."""
+def fresh_clone(target: Path, digest: Path, lock: Path | None = None) -> Path:
+    """A fresh project (every file new, as a checkout makes them) whose source is a copy of `digest`.
+
+    `lock`: the committed paper-digest.lock the checkout holds.
+    """
     project = copy_project(target)
     shutil.copytree(digest, project / "in")
+    if lock is not None:
+        shutil.copyfile(lock, project / LOCK_FILE)
     return project
 
 
@@ -62,7 +68,10 @@ def test_a_fresh_clone_with_the_restored_cache_rebuilds_one_edit_as_a_cold_build
     paragraphs = text.split("\n\n")
     paragraphs[3] = paragraphs[3].rstrip("\n") + " We also release the code."
     source.write_text("\n\n".join(paragraphs), encoding="utf-8")
-    second = fresh_clone(tmp_path / "run-2", edited)
+    # The lock the first run wrote is committed with the digest (it keeps the edited paper's id).
+    committed = first / LOCK_FILE
+    assert committed.is_file()
+    second = fresh_clone(tmp_path / "run-2", edited, committed)
     restore_cache(first, second)
     report, result = build(second)
     # Only the edited abstract was analysed again, and MkDocs rebuilt the changed pages in place.
@@ -71,7 +80,7 @@ def test_a_fresh_clone_with_the_restored_cache_rebuilds_one_edit_as_a_cold_build
     # The paper's page and the listings that show it are written again; most of the site is left as it was.
     assert len(report.render.written) * 4 < report.render.unchanged, report.render
     # The same site, byte for byte, as a cold build of the edited digest.
-    cold = fresh_clone(tmp_path / "cold", edited)
+    cold = fresh_clone(tmp_path / "cold", edited, committed)
     cold_report, cold_result = build(cold)
     assert cold_report.analysed_count == len(cold_report.papers) == 57 and not cold_result.incremental
     assert files(second / "site_src") == files(cold / "site_src")

@@ -61,13 +61,14 @@ def test_the_project_mkdocs_yml_is_inherited_and_filled_in_key_by_key(tmp_path: 
         "data/a.txt": f"{A}\n\n{B}\n",
     })
     config = read_config(engine_config(load_settings(project)))
-    assert config["INHERIT"] == str(project / "mkdocs.yml")
+    # Paths relative to the project: the same file (and build fingerprint) in every checkout.
+    assert config["INHERIT"] == "mkdocs.yml" and config["docs_dir"] == "site_src" and config["site_dir"] == "site"
     default = read_config(defaults_dir() / "mkdocs.yml")
     # The theme's name and features come from the package; the palette the project set is left to it.
     assert config["theme"]["name"] == "material" and "palette" not in config["theme"]
     assert config["theme"]["features"] == default["theme"]["features"]
     assert config["nav"] == default["nav"] and "mine" not in config["extra"]
-    theme = Path(config["theme"]["custom_dir"])
+    theme = project / config["theme"]["custom_dir"]
     assert (theme / "partials" / "footer.html").read_text() == "<footer>mine</footer>"
     assert (theme / "partials" / "search.html").exists() and (theme / "assets" / "digest.css").exists()
 
