@@ -148,3 +148,20 @@ def test_a_daily_digest_grows_by_one_file_and_its_feed_leads_with_the_new_day(pr
     assert after.entries[0].updated.startswith("2026-11-30") and after.feed.updated.startswith("2026-11-30")
     assert [(e.id, e.updated) for e in after.entries[1:]] == [(e.id, e.updated) for e in before.entries]
     assert new.path in second.render.written
+
+
+def test_a_paper_added_at_the_top_of_a_text_digest_comes_first_in_the_feed_and_all_papers(
+    project: Path, tmp_path: Path
+) -> None:
+    from generator.pipeline import generate
+
+    settings = load_settings(project, source_date_epoch="1764460800")
+    source = write_tree(tmp_path / "in", {"d.txt": "\n\n".join(ABSTRACTS[1:])}) / "d.txt"
+    generate([source], settings)
+    # The next edit puts a new abstract above the others: one date for all, so the lock's order decides.
+    source.write_text("\n\n".join(ABSTRACTS), encoding="utf-8")
+    generate([source], settings)
+    entries = parse((project / "site_src" / "feed.xml").read_bytes()).entries
+    assert entries[0].title.startswith("GRACE"), [e.title for e in entries]
+    listing = (project / "site_src" / "all.md").read_text(encoding="utf-8")
+    assert listing.index("GRACE") < min(listing.index("ReaPER"), listing.index("FlowNet3D"))

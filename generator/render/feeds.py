@@ -59,13 +59,17 @@ def _add(parent: ET.Element, tag: str, text: str = "", **attributes: str) -> ET.
 
 
 def newest_first(papers: Sequence[Paper], source_date_epoch: str = "") -> list[Paper]:
-    """Return the papers newest first: the later date first (`paper_date`), and of one date the later in the digest.
+    """Return the papers newest first: the later date first (`paper_date`), and of one date the one
+    the digest gained later (`Paper.added`, kept in the lock), then the later in the digest.
 
     The one definition of "newest" on the site: the feeds and the All papers
-    page both take their order from it.
+    page both take their order from it. A text digest's papers share one date,
+    so the papers added by the last edit of the sources come first.
     """
     dates = [paper_date(paper, source_date_epoch) for paper in papers]
-    return [papers[i] for i in sorted(range(len(papers)), key=lambda i: (dates[i], i), reverse=True)]
+    return [
+        papers[i] for i in sorted(range(len(papers)), key=lambda i: (dates[i], papers[i].added, i), reverse=True)
+    ]
 
 
 def newest(papers: Sequence[Paper], rank: dict[str, int], count: int = FEED_ENTRIES) -> list[Paper]:
