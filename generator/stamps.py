@@ -65,12 +65,21 @@ def write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
     try:
+        # mkstemp makes the file private (0600): give it the mode any new file gets (a committed lock, a page).
+        os.chmod(temporary, 0o666 & ~_umask())
         with os.fdopen(handle, "wb") as out:
             out.write(data)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """Return the process's umask (reading it means setting it: it is put back at once)."""
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return mask
 
 
 def remove_empty_parents(folder: Path, root: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -152,6 +153,10 @@ def test_the_lock_round_trips_and_the_same_input_writes_it_byte_for_byte(project
     text = path.read_text(encoding="utf-8")
     assert dump_lock(parse_lock(text, "lock")) == text
     json.loads(text)  # plain JSON
+    # A file to commit and share: readable by others as any new file is (not private, as a temporary file is).
+    umask = os.umask(0o22)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
     mtime = path.stat().st_mtime_ns
     generate([digest(project, A, B, C)], settings)
     assert path.stat().st_mtime_ns == mtime
@@ -220,3 +225,15 @@ def test_feed_entries_stars_and_pins_keep_their_id_through_an_edit(project: Path
     assert f"urn:paper-digest:paper:{grace['id']}" in feed
     assert f'data-pd-star="{grace["id"]}"' in page
     assert "Protein Design" in {t["name"] for t in published(project)[grace["id"]]["tags"]}
+
+
+def test_the_default_digests_committed_lock_is_up_to_date(project: Path) -> None:
+    import shutil
+
+    from tests.conftest import DEFAULT_CORPUS, ROOT
+
+    # CI builds the default digest with --locked: a change of its abstracts must come with its lock.
+    shutil.copytree(DEFAULT_CORPUS, project / "data" / DEFAULT_CORPUS.name)
+    shutil.copyfile(ROOT / "paper-digest.lock", project / "paper-digest.lock")
+    report = generate([project / "data"], load_settings(project), locked=True)
+    assert len(report.papers) == 57
