@@ -290,14 +290,14 @@ def _generate(
     stamp_path.unlink(missing_ok=True)
     cache = Cache(settings.resolve(CACHE), fingerprint)
     read = read_sources(paths, settings, cache)
-    if settings.strict and read.problems:
-        issues = [p for p in read.problems if p.level != "info"]
-        if issues:
-            raise DigestError("strict mode: problems in the input:\n" + "\n".join(f"  {p}" for p in issues))
     if not read.papers:
         raise DigestError(no_abstracts(read))
     identified = identify_papers(read, settings, lock, cache)
     read.problems.extend(identified.problems)
+    # As `check` decides: a correction naming a paper that is gone counts as much as a skipped record.
+    issues = [p for p in read.problems if p.level != "info"] if settings.strict else []
+    if issues:
+        raise DigestError("strict mode: problems in the input:\n" + "\n".join(f"  {p}" for p in issues))
     timings["read"] = time.perf_counter() - start
     start = time.perf_counter()
     progress("Reading sources", 1, 1)

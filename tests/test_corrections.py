@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -75,6 +76,29 @@ def test_a_correction_whose_id_is_gone_is_a_warning_naming_file_and_line(project
     assert result.exit_code == 0, result.output
     assert "tag-overrides.yaml:2: titles: no paper has the id aaaaaaaaaaaa" in result.output
     assert "tag-overrides.yaml:4: pin: no paper has the id bbbbbbbbbbbb" in result.output
+
+
+def test_corrections_whose_ids_are_gone_are_warned_in_the_order_of_their_lines(project: Path) -> None:
+    write_tree(project, {"tag-overrides.yaml": (
+        'titles:\n  "aaaaaaaaaaaa": "X"\nsummaries:\n  "cccccccccccc": "Y"\npin:\n  "bbbbbbbbbbbb": [Robots]\n'
+    )})
+    digest(project, A, B)
+    result = CliRunner().invoke(main, ["check", "--project", str(project)], catch_exceptions=False)
+    assert re.findall(r"tag-overrides\.yaml:(\d+): \w+: no paper has the id", result.output) == ["2", "4", "6"]
+
+
+def test_strict_check_and_strict_generate_both_fail_on_a_correction_whose_id_is_gone(project: Path) -> None:
+    write_tree(project, {"tag-overrides.yaml": 'titles:\n  "aaaaaaaaaaaa": "X"\n'})
+    digest(project, A, B)
+
+    def run(*args: str):
+        return CliRunner().invoke(main, [*args, "--project", str(project)], catch_exceptions=False)
+
+    assert run("generate").exit_code == 0  # a warning only
+    for command in ("check", "generate"):
+        result = run(command, "--strict")
+        assert result.exit_code == 1, (command, result.output)
+        assert "tag-overrides.yaml:2" in result.output and "strict mode" in result.output
 
 
 def test_check_lists_doubtful_decisions_with_the_line_to_paste(tmp_path: Path) -> None:

@@ -60,6 +60,8 @@ class Overrides:
         named = [("pin", k) for k in self.pin] + [("titles", k) for k in self.titles]
         named += [("summaries", k) for k in self.summaries] + [("join", k) for k in self.join]
         named += [("split", k) for k in self.split]
+        # In the order a reader finds them in the file.
+        named.sort(key=lambda named_id: self.lines.get(named_id, 0))
         return [
             Problem("warning", self.file, self.lines.get((section, paper_id)),
                     f"{section}: no paper has the id {paper_id} (removed, or mistyped?); this line does nothing")
