@@ -25,7 +25,8 @@ from .read import ReadResult, no_abstracts, read_sources
 from .read.corrections import doubtful_lines
 from .settings import SETTINGS_FILE, SITE_ENGINES, Settings
 
-console = Console(stderr=True, highlight=False)
+# Soft wrap: a reported problem stays one line in a CI log or a pipe (not cut at 80 columns).
+console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 _project_option = click.option(
     "--project",
@@ -85,7 +86,7 @@ def _run_generate(
 ) -> GenerateReport:
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=True,
+        console=console, transient=True, disable=not console.is_terminal,
     ) as bar:
         tasks: dict[str, TaskID] = {}
 
@@ -252,6 +253,10 @@ def markdown_summary(report: GenerateReport, how: str, seconds: float, engine_ti
     return "### paper-digest build\n\n| | |\n|---|---|\n" + "".join(f"| {a} | {b} |\n" for a, b in rows) + "\n"
 
 
+#: Collections `check` names before it only counts the rest.
+_NAMED_COLLECTIONS = 8
+
+
 @main.command("check")
 @_sources_argument
 @_project_option
@@ -277,9 +282,13 @@ def check_command(
     _doubtful(result, settings, lock)
     collections = sorted({p.collection for p in result.papers})
     joins = sum(p.kind == "joined" for p in result.problems)
+    # A bibliography has a collection per journal and year: name a few, count them all.
+    named = ", ".join(collections[:_NAMED_COLLECTIONS]) or "none"
+    if len(collections) > _NAMED_COLLECTIONS:
+        named += f", … ({len(collections)} collections)"
     console.print(
         f"{len(result.papers)} abstracts in {len(result.files)} files; "
-        f"collections: {', '.join(collections) or 'none'}"
+        f"collections: {named}"
         + (f"; {joins} paragraphs joined to the abstract before them" if joins else ""),
         markup=False,
     )

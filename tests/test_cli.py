@@ -141,3 +141,25 @@ def test_build_summary_says_how_many_papers_were_analysed_again_and_each_stage_t
     assert "| Analysed again | 2 " in first and "| Analysed again | 1 " in second
     for stage in ("read", "enrich", "render", "MkDocs"):
         assert f"| — {stage} | " in second
+
+
+def test_each_reported_problem_is_one_line_however_long(project: Path) -> None:
+    # A CI log or a pipe is no terminal: a warning cut at 80 columns loses its end to grep.
+    write_tree(project, {"tag-overrides.yaml": 'titles:\n  "aaaaaaaaaaaa": "X"\n', "data/a.txt": f"{A1}\n\n{A2}"})
+    result = run("generate", "--project", str(project))
+    assert result.exit_code == 0, result.output
+    warning = next(line for line in result.output.splitlines() if "tag-overrides.yaml:2" in line)
+    assert warning.endswith("this line does nothing") and len(warning) > 80
+    assert not result.output.startswith("\n")  # no empty line left by the progress bar
+
+
+def test_check_names_a_few_collections_and_counts_the_rest(tmp_path: Path) -> None:
+    records = "\n".join(
+        f'{{"abstract": "We study problem number {i} of many. It matters for {i} reasons.", "venue": "Journal {i}"}}'
+        for i in range(12)
+    )
+    folder = write_tree(tmp_path, {"refs.jsonl": records})
+    result = run("check", str(folder), "--project", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    summary = next(line for line in result.output.splitlines() if "abstracts in 1 files" in line)
+    assert "Journal 0" in summary and "Journal 9" not in summary and "12 collections" in summary
