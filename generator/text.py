@@ -78,6 +78,14 @@ _SWITCH_COMMANDS = {
     "rm": "textrm", "rmfamily": "textrm", "sf": "textsf", "sffamily": "textsf", "normalfont": "textrm",
 }
 _LATEX_ESCAPE = re.compile(r"\\([%&_#${}])")
+# An accent written as LaTeX (Cram\'{e}r, na\"ive, {\'a}): its letter braced, or a vowel inside a word.
+# An escaped quote is no accent: "the \'Decompose\' step", "don\'t", '\"How' stay as written.
+_LATEX_ACCENT = re.compile(
+    r"\{\\(['\"`^~=.])([A-Za-z])\}|\\(['\"`^~=.])(?:\{([A-Za-z])\}|(?<=[A-Za-z]\\.)([aeiouyAEIOUY]))"
+)
+_ACCENT_MARKS = {
+    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304", ".": "\u0307",
+}
 _LATEX_TIE = re.compile(r"(?<=\w)~(?=\w)")
 # A LaTeX group around one word ("{adversarial}") is only grouping; "{{ x }}" is not.
 _LATEX_GROUP = re.compile(r"(?<![{\w])\{([\w-]+)\}(?![}\w])")
@@ -214,6 +222,7 @@ def _lift(text: str) -> tuple[str, list[_Token]]:
     if "\\" in text:
         text = _LATEX_CITE.sub("", text)
         text = _LATEX_SWITCH.sub(lambda m: f"\\{_SWITCH_COMMANDS[m.group(1)]}{{{m.group(2)}}}", text)
+        text = _LATEX_ACCENT.sub(_accented, text)
         text = _LATEX_MACRO.sub(lambda m: _latex_to_text(m.group(0)), text)
         text = _LATEX_ESCAPE.sub(r"\1", text)
     text = text.replace("``", "\u201c").replace("''", "\u201d")
@@ -228,6 +237,13 @@ def _lift(text: str) -> tuple[str, list[_Token]]:
         text = _MD_BOLD.sub(lambda m: f"{_BOLD_ON}{m.group(1)}{_BOLD_OFF}", text)
         text = _MD_EM.sub(lambda m: f"{_EM_ON}{m.group(1)}{_EM_OFF}", text)
     return text, tokens
+
+
+def _accented(match: re.Match[str]) -> str:
+    """Return the letter of a LaTeX accent command with its accent, composed where Unicode has it."""
+    accent = match.group(1) or match.group(3)
+    letter = match.group(2) or match.group(4) or match.group(5)
+    return unicodedata.normalize("NFC", letter + _ACCENT_MARKS[accent])
 
 
 def _link(keep, label: str, url: str, original: str) -> str:

@@ -32,6 +32,14 @@ CASES = [
     (r"online finite-horizon {adversarial} linear CMDPs", "online finite-horizon adversarial linear CMDPs"),
     (r"\url{https://x.org/a_b}", r"[https://x.org/a\_b](<https://x.org/a_b>)"),
     (r"\href{https://x.org}{the site}", "[the site](<https://x.org>)"),
+    # Accents written as LaTeX in a CSV or JSON abstract (a real MiniConf papers.csv: "sliced Cram\'{e}r")
+    (r"the sliced Cram\'{e}r distance", "the sliced Cramér distance"),
+    (r"Erd\H{o}s -- R\'{e}nyi graphs", "Erdős – Rényi graphs"),
+    (r'a na\"ive baseline, Schr\"odinger bridges and Hyv\"arinen', "a naïve baseline, Schrödinger bridges and Hyvärinen"),
+    (r"the It\^{o} integral of Pe\~{n}a and Abell{\'a}n", "the Itô integral of Peña and Abellán"),
+    # ... but an escaped quote is no accent: kept as written
+    (r"the \'Decompose\' step and don\'t", r"the \\'Decompose\\' step and don\\'t"),
+    (r'answer: \"How does it scale?\"', r'answer: \\"How does it scale?\\"'),
     # Math is kept for KaTeX
     (r"a policy $\pi_\theta$ that", r"a policy $\pi_\theta$ that"),
     (r"by $\widetilde{\mathcal{O}}(\sqrt{T} + C^P)$", r"by $\widetilde{\mathcal{O}}(\sqrt{T} + C^P)$"),
@@ -102,6 +110,7 @@ def test_rendered_html_is_one_paragraph_without_raw_markup(text: str, _: str) ->
         (r"We introduce \GRACE{}, a policy $\pi_\theta$ with \textbf{bold} and *em*", "We introduce GRACE, a policy π_θ with bold and em"),
         ("see [repo](https://github.com/x/y).", "see repo (https://github.com/x/y)."),
         ("&lt;EOS&gt; &amp; more", "<EOS> & more"),
+        (r"the sliced Cram\'{e}r distance on Erd\H{o}s--R\'enyi graphs", "the sliced Cramér distance on Erdős–Rényi graphs"),
     ],
 )
 def test_plain_text(text: str, plain: str) -> None:
