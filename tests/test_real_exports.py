@@ -210,3 +210,39 @@ def test_a_bibtex_description_field_is_not_taken_for_an_abstract(tmp_path: Path)
               '  description = "Vita.; Thesis (Ph. D.)--University of Washington, 1997.",\n}\n')
     papers, problems = read(tmp_path, {"data/refs.bib": thesis})
     assert papers == [] and [p.kind for p in problems] == ["no-abstract"]
+
+
+# Zotero writes a DOI and often no URL (189 of 238 entries of a real biblatex export had a DOI, 155 a URL).
+DOI_ONLY = r"""
+@article{ai2019,
+  title = {Recent Progress in Lab-on-a-Chip},
+  doi = {10.1016/j.trac.2019.06.026},
+  abstract = {ABSTRACT_A}
+}
+
+@article{both2020,
+  title = {A Paper With Both},
+  url = {https://example.org/both},
+  doi = {10.1000/both},
+  abstract = {ABSTRACT_B}
+}
+
+@article{odd2021,
+  title = {A Paper With an Odd DOI},
+  doi = {javascript:alert(1)},
+  abstract = {ABSTRACT_C}
+}
+""".replace("ABSTRACT_A", A).replace("ABSTRACT_B", B).replace("ABSTRACT_C", C)
+
+
+def test_a_doi_links_the_paper_when_its_entry_has_no_url(tmp_path: Path) -> None:
+    papers, _ = read(tmp_path, {"data/library.bib": DOI_ONLY, "data/list.json": json.dumps(
+        [{"title": "Listed", "abstract": D, "doi": "https://doi.org/10.5555/listed"}]
+    )})
+    links = {p.title: p.source_url for p in papers}
+    assert links == {
+        "Recent Progress in Lab-on-a-Chip": "https://doi.org/10.1016/j.trac.2019.06.026",
+        "A Paper With Both": "https://example.org/both",
+        "A Paper With an Odd DOI": "",
+        "Listed": "https://doi.org/10.5555/listed",
+    }

@@ -217,6 +217,15 @@ def _authors(value: Any) -> tuple[str, ...]:
     return tuple(" ".join(reversed([p.strip() for p in n.split(",", 1)])) if n.count(",") == 1 else n for n in names)
 
 
+_DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+
+
+def _doi_url(doi: str) -> str:
+    """Return the address of a DOI ("10.1016/x", "doi:10.1016/x" or its doi.org URL); "" for anything else."""
+    match = _DOI.match(doi.strip())
+    return f"https://doi.org/{match.group(1)}" if match else ""
+
+
 def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record") -> tuple[dict[str, Any], Source]:
     """Map a record's fields to Paper fields; raise ValueError or TypeError with the reason."""
     fields = _lowered(record.fields)
@@ -240,7 +249,7 @@ def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record"
         "source_id": _optional_text(fields, "id"),
         "collection": venue or collection,
         "year": year,
-        "url": _optional_text(fields, "url"),
+        "url": _optional_text(fields, "url") or _doi_url(str(fields.get("doi") or "")),
         "given_area": _optional_text(fields, "area"),
         "date": leading_date(_optional_text(fields, "date")),
         "tldr": _optional_text(fields, "tldr"),
