@@ -432,8 +432,12 @@ def new_command(directory: Path) -> None:
     for name in written:
         console.print(f"  {name}", markup=False)
     console.print(
+        # Not "open site/index.html": the site's addresses are folders (papers/x/), which a browser shows
+        # as folder listings from the disk; it needs a web server.
         f"Next: put your abstracts in {directory / 'data'} (text, BibTeX, JSON or CSV), then run "
-        f"`cd {directory} && paper-digest build` and open site/index.html, or `paper-digest serve`.", markup=False,
+        f"`cd {directory} && paper-digest serve` and open the address it prints; `paper-digest build` "
+        "writes the site to publish into site/ (to look at it there: `python -m http.server -d site`).",
+        markup=False,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,17 @@ def test_new_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["new", str(tmp_path / "full")])
     assert result.exit_code == 1 and "not an empty folder" in result.output
     assert (tmp_path / "full" / "notes.txt").read_text() == "mine"
+
+
+def test_new_names_only_commands_that_exist_and_a_way_to_open_the_site_that_works(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    result = CliRunner().invoke(main, ["new", str(tmp_path / "digest")], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    written = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "digest").rglob("*") if p.is_file())
+    named = set(re.findall(r"paper-digest ([a-z]+)\b", written + result.output)) - {"fills"}
+    assert named and named <= set(main.commands), named - set(main.commands)
+    # The built site has folder addresses (papers/x/): opened as a file it shows folder listings.
+    assert "open site/index.html" not in result.output and "paper-digest serve" in result.output
