@@ -246,3 +246,13 @@ def test_a_doi_links_the_paper_when_its_entry_has_no_url(tmp_path: Path) -> None
         "A Paper With an Odd DOI": "",
         "Listed": "https://doi.org/10.5555/listed",
     }
+
+
+def test_a_bibliography_without_any_abstract_says_so_in_its_error(tmp_path: Path) -> None:
+    # A real Mendeley export of 2,392 entries has no abstract at all: the error says why nothing was read.
+    many = "\n".join(f"@book{{b{n}, title = {{Book {n}}}, year = {{2020}}}}" for n in range(40))
+    project = write_tree(tmp_path, {"paper-digest.toml": "", "data/refs.bib": many})
+    for command in ("check", "generate"):
+        result = CliRunner().invoke(main, [command, "--project", str(project)], catch_exceptions=False)
+        assert result.exit_code == 1
+        assert "no abstracts found in data/refs.bib (40 records without an abstract)" in result.output, result.output

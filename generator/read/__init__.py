@@ -11,6 +11,7 @@ import hashlib
 import logging
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -369,6 +370,9 @@ def _add(result: ReadResult, seen: dict[str, int], paper: Paper) -> None:
 def no_abstracts(result: ReadResult) -> str:
     """Return the error for sources that gave no abstract, naming the files and why."""
     said = {p.file: p.message for p in result.problems if p.level == "warning" and p.file in result.files}
+    bare = Counter(p.file for p in result.problems if p.kind == "no-abstract")
+    for name, count in bare.items():
+        said.setdefault(name, f"{count} records without an abstract")
     named = [f"{name} ({said[name]})" if name in said else name for name in result.files[:3]]
     more = f" and {len(result.files) - 3} more files" if len(result.files) > 3 else ""
     return f"no abstracts found in {', '.join(named)}{more}; nothing to build"
