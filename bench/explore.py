@@ -19,7 +19,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.scale import abstracts
 from generator.enrich.maps import map_coordinates
-from generator.enrich.related import MAP_NEIGHBOURS, nearest, vectorize
+from generator.enrich.related import MAP_NEIGHBOURS, nearest
+from generator.enrich.vectors import vectorize
 from generator.settings import Settings
 
 

@@ -5,28 +5,21 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import Counter
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from . import __version__
 from .build import EarlySearch, build_site, check_engine
 from .errors import DigestError
 from .formats import INPUT_FORMATS
-from .identity import Lock, identify
 from .pipeline import GenerateReport, generate, identify_papers, load_lock, load_project, sources_or_default
 from .project import engine_config, find_project, new_project
-from .read import ReadResult, no_abstracts, read_sources
-from .read.corrections import doubtful_lines
+from .read import no_abstracts, read_sources
 from .settings import SETTINGS_FILE, SITE_ENGINES, Settings
-
-# Soft wrap: a reported problem stays one line in a CI log or a pipe (not cut at 80 columns).
-console = Console(stderr=True, highlight=False, soft_wrap=True)
+from .summary import STAGE_NAMES, console, markdown_summary, print_doubtful, print_problems, print_summary
 
 _project_option = click.option(
     "--project",
@@ -98,92 +91,6 @@ def _run_generate(
         return generate(sources, settings, progress=progress, enriched=early.start if early else None, locked=locked)
 
 
-#: How the summary names the stages the site build times.
-_STAGE_NAMES = {"mkdocs": "MkDocs", "zensical": "Zensical"}
-
-
-def _summary(
-    report: GenerateReport, started: float, built: str | None = None, engine_timings: dict[str, float] | None = None
-) -> None:
-    table = Table.grid(padding=(0, 2))
-    joins = sum(p.kind == "joined" for p in report.problems)
-    ignored = sum(p.kind == "ignored" for p in report.problems)
-    table.add_row("Papers", f"{report.paper_count} from {len(report.files)} files"
-                  + (f" ({ignored} other files not read)" if ignored else "")
-                  + (f", {joins} paragraphs joined to the abstract before them" if joins else "")
-                  + (" (inputs unchanged since the last run)" if report.reused else ""))
-    table.add_row("Tags", str(report.tag_count))
-    table.add_row(
-        "Pages",
-        f"{report.render.total} generated files: {len(report.render.written)} written, "
-        f"{report.render.unchanged} unchanged, {len(report.render.deleted)} deleted",
-    )
-    if built:
-        table.add_row("Site", built)
-    split = [("generator", sum(report.timings.values()))] if report.timings else []
-    split += [(_STAGE_NAMES.get(name, name), seconds) for name, seconds in (engine_timings or {}).items()]
-    detail = f" ({', '.join(f'{name} {seconds:.1f} s' for name, seconds in split)})" if split else ""
-    table.add_row("Time", f"{time.perf_counter() - started:.1f} s{detail}")
-    _problems(report.problems)
-    console.print(table)
-
-
-def _problems(problems) -> None:
-    skipped = [p for p in problems if p.level == "error" and p.kind != "no-abstract"]
-    no_abstract = [p for p in problems if p.kind == "no-abstract"]
-    bibtex = [p for p in problems if p.kind == "bibtex"]
-    ignored = [p.file for p in problems if p.kind == "ignored"]
-    if ignored:
-        console.print(f"Not read: {len(ignored)} files of no known format ({', '.join(ignored)})", markup=False,
-                      soft_wrap=True)
-    warnings = [p for p in problems if p.level == "warning"]
-    merged = [p for p in problems if p.level == "info" and p.kind == "merged"]
-    joined = [p for p in problems if p.kind == "joined"]
-    edited = [p for p in problems if p.kind == "edited"]
-    split = [p for p in problems if p.kind == "split"]
-    if skipped:
-        console.print(f"Skipped {len(skipped)} bad records:")
-        for problem in skipped:
-            console.print(f"  {problem}", markup=False, highlight=False)
-    for problem in warnings:
-        console.print(f"warning: {problem}", markup=False, highlight=False)
-    if merged:
-        console.print(f"Merged {len(merged)} duplicate abstracts:")
-        for problem in merged:
-            console.print(f"  {problem}", markup=False, highlight=False)
-    if joined:
-        console.print(f"Joined {len(joined)} paragraphs to the abstract before them ({join_counts(joined)}):",
-                      markup=False, highlight=False)
-        for problem in joined:
-            console.print(f"  {problem}", markup=False, highlight=False)
-    verbose = _shown["verbose"]
-    for found, what in ((no_abstract, "records without an abstract skipped"),
-                        (bibtex, "repeated BibTeX keys or fields merged")):
-        if found:
-            files = sorted({p.file for p in found})
-            console.print(f"{len(found)} {what} ({', '.join(files[:3])}{', …' if len(files) > 3 else ''})"
-                          + ("" if verbose else "; -v lists them"), markup=False, soft_wrap=True)
-            for problem in found if verbose else ():
-                console.print(f"  {problem}", markup=False, highlight=False)
-    if split:
-        console.print(f"Split {len(split)} paragraphs into papers of their own (the overrides file's split:):",
-                      markup=False)
-        for problem in split:
-            console.print(f"  {problem}", markup=False, highlight=False)
-    if edited:
-        console.print(f"{len(edited)} edited abstracts kept their ids and addresses"
-                      + ("" if _shown["verbose"] else " (-v lists them)"), markup=False)
-        if _shown["verbose"]:
-            for problem in edited:
-                console.print(f"  {problem}", markup=False, highlight=False)
-
-
-def join_counts(joined) -> str:
-    """Return how many paragraphs were joined for each reason, most common first."""
-    counts = Counter(problem.message.split(": ", 1)[-1] for problem in joined)
-    return ", ".join(f"{n} {reason}" for reason, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-
-
 @main.command("generate")
 @_generate_options
 def generate_command(
@@ -193,7 +100,7 @@ def generate_command(
     """Write the Markdown pages and papers.json into the docs dir (no site build)."""
     started = time.perf_counter()
     settings = load_project(find_project(project_dir), strict=strict, input_format=input_format, collection=collection)
-    _summary(_run_generate(sources, settings, locked=locked), started)
+    print_summary(_run_generate(sources, settings, locked=locked), started, _shown["verbose"])
 
 
 @main.command("build")
@@ -228,29 +135,14 @@ def build_command(
     # The search index of an incremental build starts while the pages render.
     with EarlySearch(settings, force=force) as early:
         report = _run_generate(sources, settings, early, locked=locked)
-        with console.status(f"Building the site with {_STAGE_NAMES[settings.site_engine]} …"):
+        with console.status(f"Building the site with {STAGE_NAMES[settings.site_engine]} …"):
             result = build_site(settings, report.engine, force=force, early=early)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
     where = f"{result.site_dir} ({how})"
-    _summary(report, started, built=where, engine_timings=result.timings)
+    print_summary(report, started, _shown["verbose"], built=where, engine_timings=result.timings)
     if summary_file is not None:
         with summary_file.open("a", encoding="utf-8") as out:
             out.write(markdown_summary(report, how, time.perf_counter() - started, result.timings))
-
-
-def markdown_summary(report: GenerateReport, how: str, seconds: float, engine_timings: dict[str, float]) -> str:
-    """Return a build's summary as Markdown (for a CI job's summary): papers analysed again, each stage's time."""
-    stages = [*report.timings.items(), *engine_timings.items()]
-    rows = [
-        ("Papers", f"{report.paper_count:,}"),
-        ("Analysed again", f"{report.analysed_count:,} (the others' analyses came from .paper-digest/)"),
-        ("Pages", f"{len(report.render.written):,} written, {report.render.unchanged:,} unchanged, "
-                  f"{len(report.render.deleted):,} deleted"),
-        ("Site", how),
-        ("Time", f"{seconds:.1f} s"),
-        *((f"— {_STAGE_NAMES.get(name, name)}", f"{value:.1f} s") for name, value in stages),
-    ]
-    return "### paper-digest build\n\n| | |\n|---|---|\n" + "".join(f"| {a} | {b} |\n" for a, b in rows) + "\n"
 
 
 #: Collections `check` names before it only counts the rest.
@@ -278,8 +170,8 @@ def check_command(
     lock, _ = load_lock(settings)
     if result.papers:
         result.problems.extend(p for p in identify_papers(result, settings, lock).problems if p.kind != "edited")
-    _problems(result.problems)
-    _doubtful(result, settings, lock)
+    print_problems(result.problems, _shown["verbose"])
+    print_doubtful(result, settings, lock)
     collections = sorted({p.collection for p in result.papers})
     joins = sum(p.kind == "joined" for p in result.problems)
     # A bibliography has a collection per journal and year: name a few, count them all.
@@ -297,20 +189,6 @@ def check_command(
     issues = [p for p in result.problems if p.level != "info"]
     if settings.strict and issues:
         raise DigestError(f"strict mode: {len(issues)} problems in the input (listed above)")
-
-
-def _doubtful(result: ReadResult, settings: Settings, lock: Lock) -> None:
-    """Print the paragraph decisions the model was least sure of, each with the correction that reverses it."""
-    if not result.doubts:
-        return
-    ids = {read.id: paper.id for read, paper in zip(result.papers, identify(result.papers, lock).papers, strict=True)}
-    lines = doubtful_lines(result.doubts, ids)
-    where = settings.overrides_file or "tag-overrides.yaml"
-    console.print(f"{len(lines)} doubtful paragraph decisions (the model was close to its threshold); to reverse "
-                  f"one, paste its line into {where}, under the section named:", markup=False, soft_wrap=True)
-    for what, section, line in lines:
-        console.print(f"  {what}, under {section}:", markup=False, highlight=False, soft_wrap=True)
-        console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
 
 
 @main.command("diff")

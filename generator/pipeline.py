@@ -51,7 +51,7 @@ STAMP = ".paper-digest/generate.json"
 CACHE = ".paper-digest/analysis-cache"
 #: Each paper's nearest papers from the last run, by the key of its vector (see enrich/related.py).
 NEIGHBOURS = ".paper-digest/neighbours"
-#: Each text's word counts from the last run, for related papers (see enrich/related.py: count_terms).
+#: Each text's word counts from the last run, for related papers (see enrich/vectors.py: count_terms).
 TERM_COUNTS = ".paper-digest/term-counts.npz"
 #: The single-file caches of before the shards: removed when found.
 _OLD_CACHES = (".paper-digest/analysis-cache.json", ".paper-digest/neighbours.json")

@@ -15,6 +15,7 @@ folder holding the default overrides and assets under the project's own.
 from __future__ import annotations
 
 import html
+import json
 import os
 from dataclasses import dataclass
 from importlib import resources
@@ -275,6 +276,47 @@ SKELETON = {
 }
 
 
+#: Where a new project's workflows read what to install (`pip install -r`).
+REQUIREMENTS = "requirements.txt"
+
+
+def install_requirement() -> str:
+    """Return the pip requirement that installs this paper-digest, or "" when pip knows no address for it.
+
+    pip records where a package came from (PEP 610's direct_url.json): a git URL and its commit, or a
+    wheel's URL. An editable or local install has no address CI could install from. (The name alone
+    would not do: "paper-digest" on PyPI is another project.)
+    """
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        text = distribution("paper-digest").read_text("direct_url.json")
+    except PackageNotFoundError:
+        return ""
+    try:
+        info = json.loads(text or "{}")
+    except ValueError:
+        return ""
+    url, vcs = str(info.get("url", "")), info.get("vcs_info")
+    if not url.startswith(("https://", "http://")):
+        return ""
+    if isinstance(vcs, dict) and vcs.get("vcs") and vcs.get("commit_id"):
+        return f"paper-digest @ {vcs['vcs']}+{url}@{vcs['commit_id']}"
+    return f"paper-digest @ {url}" if "archive_info" in info else ""
+
+
+def requirements_text(requirement: str) -> str:
+    """Return a new project's requirements.txt: the line CI installs paper-digest by, or a note to add it."""
+    head = (
+        "# What the workflows in .github/workflows install (pip install -r requirements.txt).\n"
+        "# The name alone would install another project from PyPI: name this one by its git URL,\n"
+        "# pinned to a commit or tag, e.g. paper-digest @ git+https://github.com/OWNER/REPO@v1.0\n"
+    )
+    if requirement:
+        return head + requirement + "\n"
+    return head + "# `paper-digest new` did not know where this copy came from: add that line below.\n"
+
+
 def new_project(target: Path) -> list[str]:
     """Write a new digest project into `target` (missing or empty); return the files written."""
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
@@ -286,4 +328,6 @@ def new_project(target: Path) -> list[str]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(skeleton.joinpath(name).read_bytes())
         written.append(rel)
+    (target / REQUIREMENTS).write_text(requirements_text(install_requirement()), encoding="utf-8")
+    written.append(REQUIREMENTS)
     return written

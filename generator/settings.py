@@ -225,7 +225,7 @@ def load_settings(project_dir: Path, **overrides: object) -> Settings:
             if name in RETIRED:
                 raise SettingsError(key, RETIRED[name], path)
             if name not in known:
-                raise SettingsError(key, "unknown setting (the README's Configuration table lists them)", path)
+                raise SettingsError(key, "unknown setting (docs/guide/configuration.md lists them)", path)
             try:
                 values[name] = _checked(name, value)
             except SettingsError as error:

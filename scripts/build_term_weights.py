@@ -4,7 +4,7 @@ Run from the project root (about half a minute):
 
     python scripts/build_term_weights.py [corpus.jsonl ...]
 
-For each word (tokenised as related.py tokenises a paper: title and plain
+For each word (tokenised as enrich/vectors.py tokenises a paper: title and plain
 abstract, English stop words left out), the number of abstracts of the corpora's
 'tune' part (bench/split.py) that use it; words used by fewer than MIN_DF
 abstracts are left out (a digest's own rare words are weighed by how many of its
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
-from generator.enrich.related import TERM_FILE, analyzer
+from generator.enrich.vectors import TERM_FILE, analyzer
 from generator.text import to_plain
 
 CORPORA = [ROOT.parent / "shared" / "corpora" / f for f in ("iclr2024.jsonl", "iclr2025.jsonl", "other-venues.jsonl")]

@@ -38,18 +38,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
 from generator.read import decode, split_paragraphs
-from generator.read.paragraphs import (
-    FEATURES,
-    MODEL_FILE,
-    RULES,
-    Model,
-    Scorer,
-    closing_tokens,
-    features,
-    opening_tokens,
-    profile,
-    sentences,
-)
+from generator.read.paragraph_model import MODEL_FILE, Model, Scorer, closing_tokens, opening_tokens, sentences
+from generator.read.paragraphs import FEATURES, RULES, features, profile
 
 #: Words in at least this share of abstracts carry no sign of a shared subject.
 COMMON_SHARE = 0.01

@@ -6,7 +6,7 @@ Run from the project root (a few minutes on one core):
 
 By default it reads the 'tune' part (bench/split.py) of ../shared/corpora/iclr2024.jsonl,
 iclr2025.jsonl and other-venues.jsonl; the held-out part is never read, so
-bench/titles.py measures the model on abstracts it has not seen. Three things are learned:
+bench/titles.py measures the model on abstracts it has not seen. Six things are learned:
 
 1. the vocabulary: per word, how many abstracts use it and how many of those
    titles contain it (inverse document frequency and "title rate" features);
@@ -15,27 +15,18 @@ bench/titles.py measures the model on abstracts it has not seen. Three things ar
    no other abstract uses; the threshold is the
    lowest score that keeps named-method precision >= PRECISION over the tune part,
    each abstract scored by a scorer fitted on the other folds (FOLDS);
-3. the sentence scorer: logistic regression over each of the first sentences'
-   features (contribution.SENTENCE_FEATURES), labelled by whether it is the sentence
-   that shares the longest common word sequence with the real title (the title's
-   source); titles and summaries read its scores;
-4. the word labeller (compress.py): each real title's words are aligned to its
-   source sentence (the longest common word sequence); where the title takes at
-   least half its words from that sentence, every word of the sentence is labelled
-   kept or dropped, and a logistic regression over the words' features (those seen
-   in at least MIN_FEATURE_COUNT words) gives the keep scores; the keep/drop
-   transition weights are the log-odds of each label after the one before,
-   against its overall rate;
+3. the sentence scorer, which sentence a title is taken from, and
+4. the word labeller, which of its words a title keeps: both in title_sentences.py;
+5. two rankers (papers with a name, papers without): ridge regression on the
+   candidates' features, centred per abstract, against the ROUGE-L F1 of the
+   title each candidate makes with the real title;
 6. the confidence (model.Confidence): logistic regression over the chosen title's
    candidate features on abstracts the rankers were not fitted on, labelled by
    whether the title shares at least LABEL_ROUGE of ROUGE-L with the real one; then
    calibrated (Platt scaling) on a strict reader's verdicts of tune papers
    (VERDICTS: the id, the title judged and good / fair / bad), each judged title
    scored as the candidate that makes it; the threshold is the score at which
-   the calibrated probability of "not bad" is SAFE_BELOW;
-5. two rankers (papers with a name, papers without): ridge regression on the
-   candidates' features, centred per abstract, against the ROUGE-L F1 of the
-   title each candidate makes with the real title.
+   the calibrated probability of "not bad" is SAFE_BELOW.
 
 To retrain for another venue, pass its JSON-lines records (id, title, abstract):
 
@@ -60,14 +51,15 @@ from sklearn.linear_model import LogisticRegression, Ridge
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from title_sentences import fit_logistic, train_compressor, train_sentences
+
 from bench.split import part_of
-from bench.titles import NAME_TITLE, contains_name, lcs_length, rouge_l, tokens
+from bench.titles import NAME_TITLE, contains_name, rouge_l
 from generator.enrich.titles import compose, title_defects, without_urls
-from generator.enrich.titles.candidates import generate, sentences, term_counts, word_key, word_rates
+from generator.enrich.titles.candidates import generate, term_counts, word_key
 from generator.enrich.titles.choice import choose_name
-from generator.enrich.titles.compress import Compressor, sentence_words, word_features
-from generator.enrich.titles.compress import key as word_of
-from generator.enrich.titles.contribution import READ_SENTENCES, SENTENCE_FEATURES, sentence_features
+from generator.enrich.titles.compress import Compressor
+from generator.enrich.titles.contribution import SENTENCE_FEATURES
 from generator.enrich.titles.describe import descriptions
 from generator.enrich.titles.features import FEATURES
 from generator.enrich.titles.model import CONFIDENCE_FEATURES, MODEL_FILE, SCORE_DECIMALS, Linear, vocabulary_from
@@ -166,20 +158,13 @@ def train_names(records: list[dict]) -> tuple[Linear, float]:
     best: dict[int, tuple[float, str]] = {}
     for fold in range(FOLDS):
         held = folds == fold
-        scorer = _fit_logistic(x[~held], y[~held])
+        scorer = fit_logistic(x[~held], y[~held])
         for row in np.flatnonzero(held):
             score, group = scorer.score(tuple(rows[row])), groups[row]
             if group not in best or score > best[group][0]:
                 best[group] = (score, names[row])
     threshold = _threshold(records, list(range(len(records))), best)
-    return _fit_logistic(x, y), threshold
-
-
-def _fit_logistic(x: np.ndarray, y: np.ndarray) -> Linear:
-    model = LogisticRegression(C=1.0, max_iter=2000)
-    model.fit(x, y)
-    weights = tuple(round(float(w), SCORE_DECIMALS) for w in model.coef_[0])
-    return Linear(weights, round(float(model.intercept_[0]), SCORE_DECIMALS))
+    return fit_logistic(x, y), threshold
 
 
 def _threshold(records: list[dict], validation: list[int], best: dict[int, tuple[float, str]]) -> float:
@@ -198,34 +183,6 @@ def _threshold(records: list[dict], validation: list[int], best: dict[int, tuple
             report = f"recall {hits / max(named, 1):.3f}, precision {precise / emitted:.3f}"
     print(f"name threshold {chosen:.3f}: {report} on {len(validation)} abstracts, scored out of fold")
     return round(chosen - 1e-6, SCORE_DECIMALS)
-
-
-def title_source_sentence(title: str, parts: list[str]) -> int:
-    """Return the index of the sentence sharing the longest common word sequence with the title (earliest on a tie)."""
-    words = title_words(title)
-    overlaps = [lcs_length(words, title_words(part)) for part in parts]
-    return max(range(len(parts)), key=lambda i: (overlaps[i], -i))
-
-
-def title_words(text: str) -> list[str]:
-    """Return the lowercase words of a text, as ROUGE-L counts them."""
-    return tokens(text)
-
-
-def train_sentences(records: list[dict]) -> Linear:
-    """Fit the sentence scorer: is this the sentence the real title was taken from?"""
-    rows, labels = [], []
-    for record in records:
-        parts = sentences(record["plain"])[:READ_SENTENCES]
-        if len(parts) < 2 or not title_words(record["title"]):
-            continue
-        source = title_source_sentence(record["title"], parts)
-        for index, part in enumerate(parts):
-            rows.append(sentence_features(part, index, len(parts)))
-            labels.append(index == source)
-    scorer = _fit_logistic(np.array(rows), np.array(labels))
-    print(f"sentence scorer: {len(rows)} sentences of {len(records)} abstracts")
-    return scorer
 
 
 #: A chosen title sharing at least this much ROUGE-L with the real title counts as not bad (the proxy label).
@@ -259,7 +216,7 @@ def train_confidence(records: list[dict], model: dict, verdicts: Path) -> dict:
             candidate, title = ordered[0]
             rows.append((*candidate.features, float(bool(name))))
             labels.append(rouge_l(title, record["title"]) >= LABEL_ROUGE)
-    linear = _fit_logistic(np.array(rows), np.array(labels))
+    linear = fit_logistic(np.array(rows), np.array(labels))
     by_id = {r["id"]: r for r in records}
     scores, fine = [], []
     for line in verdicts.read_text(encoding="utf-8").splitlines() if verdicts.exists() else []:
@@ -280,71 +237,6 @@ def train_confidence(records: list[dict], model: dict, verdicts: Path) -> dict:
           f"judged titles ({sum(fine)} not bad): slope {slope}, intercept {intercept}, threshold {threshold}")
     return {"features": list(CONFIDENCE_FEATURES), "weights": list(linear.weights), "bias": linear.bias,
             "slope": slope, "intercept": intercept, "threshold": threshold}
-
-
-#: A word feature seen in fewer training words gets no weight.
-MIN_FEATURE_COUNT = 5
-#: A title teaches the labeller only when at least this share of its words come from one sentence.
-ALIGNED_SHARE = 0.5
-
-
-def aligned_labels(title: str, words: list[str]) -> tuple[list[int], int]:
-    """Label each word of a sentence kept (1) when it is on the longest common word sequence with the title."""
-    wanted = [w for w in (word_of(word) for word in title.replace(":", " ").split()) if w]
-    have = [word_of(word) for word in words]
-    n, m = len(wanted), len(have)
-    table = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        for j in range(m - 1, -1, -1):
-            same = wanted[i] == have[j] and wanted[i]
-            table[i][j] = table[i + 1][j + 1] + 1 if same else max(table[i + 1][j], table[i][j + 1])
-    labels, i, j = [0] * m, 0, 0
-    while i < n and j < m:
-        if wanted[i] == have[j] and wanted[i]:
-            labels[j] = 1
-            i, j = i + 1, j + 1
-        elif table[i + 1][j] >= table[i][j + 1]:
-            i += 1
-        else:
-            j += 1
-    return labels, len(wanted)
-
-
-def train_compressor(records: list[dict], vocabulary) -> Compressor:
-    """Fit the word labeller on the sentences real titles were taken from."""
-    from sklearn.feature_extraction import DictVectorizer
-
-    rows: list[dict[str, int]] = []
-    labels: list[int] = []
-    pairs = np.zeros((2, 2))
-    for record in records:
-        parts = sentences(record["plain"])[:READ_SENTENCES]
-        if not parts or not title_words(record["title"]):
-            continue
-        # The sentence sharing most words with the title, the earliest on a tie.
-        labelled = [(i, words, *aligned_labels(record["title"], words)) for i, words in
-                    enumerate(sentence_words(part) for part in parts)]
-        index, words, kept, wanted = max(labelled, key=lambda row: (sum(row[2]), -row[0]))
-        if sum(kept) < ALIGNED_SHARE * wanted:
-            continue
-        keys = [word_of(w) for w in words]
-        for features in word_features(words, keys, word_rates(words, vocabulary), index):
-            rows.append(dict.fromkeys(features, 1))
-        labels.extend(kept)
-        for before, after in zip([0, *kept], kept, strict=False):
-            pairs[before, after] += 1
-    vectorizer = DictVectorizer()
-    x = vectorizer.fit_transform(rows)
-    seen = np.flatnonzero(np.asarray((x != 0).sum(axis=0)).ravel() >= MIN_FEATURE_COUNT)
-    names = [vectorizer.feature_names_[i] for i in seen]
-    model = LogisticRegression(C=0.5, max_iter=3000)
-    model.fit(x[:, seen], np.array(labels))
-    weights = {n: round(float(w), 4) for n, w in zip(names, model.coef_[0], strict=True) if abs(w) >= 1e-3}
-    rate = np.array([1 - np.mean(labels), np.mean(labels)])
-    transitions = np.log(pairs / pairs.sum(axis=1, keepdims=True)) - np.log(rate)
-    print(f"word labeller: {len(labels)} words, {sum(labels)} kept, {len(weights)} features")
-    (a, b), (c, d) = (tuple(round(float(v), SCORE_DECIMALS) for v in row) for row in transitions)
-    return Compressor(weights, round(float(model.intercept_[0]), SCORE_DECIMALS), ((a, b), (c, d)))
 
 
 def clean_candidates(

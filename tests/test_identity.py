@@ -12,7 +12,7 @@ from generator.errors import DigestError
 from generator.identity import Lock, dump_lock, identify, parse_lock, publish
 from generator.identity.sketch import THRESHOLD, similarity, sketch
 from generator.pipeline import generate
-from generator.settings import load_settings
+from generator.settings import Settings, load_settings
 from tests.conftest import make_paper, write_tree
 
 A = ("We introduce GRACE, a framework for contrastive policy optimization that learns representations "
@@ -133,17 +133,23 @@ def test_two_abstracts_edited_into_one_leave_a_redirect_to_the_one_kept(project:
     assert served(project, merged["url"]) in {r["url"] for r in now.values()}
 
 
+#: A paper list's record with an id of its own.
+RECORD = {"id": "7007", "title": "Grace", "abstract": A, "venue": "NeurIPS", "year": 2016}
+
+
+def generate_record(project: Path, settings: Settings, **fields: object) -> dict[str, dict]:
+    """Generate a digest of RECORD (with `fields` changed) and return the papers published."""
+    write_tree(project, {"data/p.jsonl": json.dumps({**RECORD, **fields}) + "\n"})
+    generate([project / "data"], settings)
+    return published(project)
+
+
 def test_a_record_id_names_the_paper_and_an_edited_abstract_keeps_it(project: Path) -> None:
     settings = load_settings(project)
-    record = {"id": "7007", "title": "Grace", "abstract": A, "venue": "NeurIPS", "year": 2016}
-    write_tree(project, {"data/p.jsonl": json.dumps(record) + "\n"})
-    generate([project / "data"], settings)
-    first = published(project)
+    first = generate_record(project, settings)
     (project / "paper-digest.lock").unlink()  # without a lock too: the id comes from the record's
-    write_tree(project, {"data/p.jsonl": json.dumps({**record, "abstract": C}) + "\n"})
     (project / "site_src" / "papers.json").unlink()
-    generate([project / "data"], settings)
-    assert set(published(project)) == set(first)
+    assert set(generate_record(project, settings, abstract=C)) == set(first)
 
 
 def test_the_lock_round_trips_and_the_same_input_writes_it_byte_for_byte(project: Path) -> None:
@@ -176,10 +182,7 @@ def test_locked_fails_on_a_stale_lock_and_says_why(project: Path) -> None:
 
 def test_a_digest_without_a_lock_adopts_the_ids_it_published(project: Path) -> None:
     settings = load_settings(project)
-    record = {"id": "7007", "title": "Grace", "abstract": A, "venue": "NeurIPS", "year": 2016}
-    write_tree(project, {"data/p.jsonl": json.dumps(record) + "\n"})
-    generate([project / "data"], settings)
-    before = published(project)
+    before = generate_record(project, settings)
     # As a digest published before lock files: its papers.json has ids made from the abstracts.
     old_id = "0123456789ab"
     rows = [{**row, "id": old_id, "url": f"papers/grace-{old_id[:6]}/"} for row in before.values()]

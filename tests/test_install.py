@@ -68,8 +68,10 @@ def test_an_installed_wheel_starts_a_digest_in_an_empty_folder_and_builds_it(whe
     project = home / "digest"
     assert sorted(p.relative_to(project).as_posix() for p in project.rglob("*") if p.is_file()) == [
         ".github/workflows/check.yml", ".github/workflows/deploy.yml", ".gitignore", "data/example.txt",
-        "mkdocs.yml", "paper-digest.toml",
+        "mkdocs.yml", "paper-digest.toml", "requirements.txt",
     ]
+    # Installed from a wheel on the disk: no address CI could install from, so no line to install by.
+    assert all(line.startswith("#") for line in (project / "requirements.txt").read_text().splitlines())
     (project / "data" / "mine.txt").write_text(f"My Papers\n\n{A}\n\n{B}\n", encoding="utf-8")
     built = run("build", cwd=project / "data")
     assert built.returncode == 0, built.stderr + built.stdout

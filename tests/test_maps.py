@@ -6,7 +6,8 @@ import math
 import random
 
 from generator.enrich.maps import map_coordinates
-from generator.enrich.related import MAP_NEIGHBOURS, nearest, vectorize
+from generator.enrich.related import MAP_NEIGHBOURS, nearest
+from generator.enrich.vectors import vectorize
 
 TOPICS = {
     "rl": "reinforcement learning agent reward policy environment exploration offline critic",

@@ -14,7 +14,8 @@ from generator.enrich import enrich, enrich_digest
 from generator.read import read_sources
 from generator.read.grouping import group
 from generator.read.notes import is_tail_note, without_tail_notes
-from generator.read.paragraphs import features, load_model, profile
+from generator.read.paragraph_model import load_model
+from generator.read.paragraphs import features, profile
 from generator.settings import Settings
 from generator.text import paragraphs_to_markdown, to_markdown
 from tests.conftest import make_paper, write_tree
@@ -123,18 +124,6 @@ def joins(paragraphs: list[str]) -> list[tuple[int, int, str]]:
                      "the paragraph before ends mid-sentence", id="comma"),
         pytest.param(ENDED, "and that the gains vanish once the evidence is paraphrased.",
                      "starts with a lowercase letter", id="lowercase"),
-        pytest.param(ENDED, "Code is available at https://github.com/example/knowprobe.",
-                     "a short note after the abstract", id="code-available"),
-        pytest.param(ENDED, "Our code and data will be released upon acceptance.",
-                     "a short note after the abstract", id="code-and-data"),
-        pytest.param(ENDED, "Project page: https://knowprobe.github.io", "a short note after the abstract",
-                     id="project-page"),
-        pytest.param(ENDED, "REVISED: these tendencies showed model-specific patterns in the new experiments.",
-                     "a short note after the abstract", id="revised"),
-        pytest.param(ENDED, "Note to reviewers: the changes since the first version are in the appendix.",
-                     "a short note after the abstract", id="note-to-reviewers"),
-        pytest.param(ENDED, "We color-coded the changes in the revised manuscript in blue.",
-                     "a short note after the abstract", id="color-coded"),
     ],
 )
 def test_a_paragraph_with_a_continuation_signal_joins_the_abstract_before(
@@ -143,6 +132,24 @@ def test_a_paragraph_with_a_continuation_signal_joins_the_abstract_before(
     found = joins([before, paragraph])
     assert [(index, onto) for index, onto, _ in found] == [(1, 0)]
     assert found[0][2].startswith(reason)
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Code is available at https://github.com/example/knowprobe.",
+        "Our code and data will be released upon acceptance.",
+        "Project page: https://knowprobe.github.io",
+        "REVISED: these tendencies showed model-specific patterns in the new experiments.",
+        "Note to reviewers: the changes since the first version are in the appendix.",
+        "We color-coded the changes in the revised manuscript in blue.",
+    ],
+    ids=["code-available", "code-and-data", "project-page", "revised", "note-to-reviewers", "color-coded"],
+)
+def test_a_short_note_after_the_abstract_joins_it(note: str) -> None:
+    found = joins([ENDED, note])
+    assert [(index, onto) for index, onto, _ in found] == [(1, 0)]
+    assert found[0][2].startswith("a short note after the abstract")
 
 
 @pytest.mark.parametrize("abstract", [OBJECTS, CHRONO], ids=["objects", "chrono"])

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.project import defaults_dir, engine_config, read_config
 from generator.render.naming import digest_name
@@ -106,3 +108,54 @@ def test_new_names_only_commands_that_exist_and_a_way_to_open_the_site_that_work
     assert named and named <= set(main.commands), named - set(main.commands)
     # The built site has folder addresses (papers/x/): opened as a file it shows folder listings.
     assert "open site/index.html" not in result.output and "paper-digest serve" in result.output
+
+
+def _install_check(project: Path) -> subprocess.CompletedProcess:
+    """Run the new project's deploy workflow's install step up to `pip install` (the check of requirements.txt)."""
+    steps = yaml.safe_load((project / ".github" / "workflows" / "deploy.yml").read_text())["jobs"]["build"]["steps"]
+    script = next(step["run"] for step in steps if step.get("name") == "Install paper-digest")
+    check = script.split("python -m pip install", 1)[0]
+    return subprocess.run(["bash", "-c", check], cwd=project, capture_output=True, text=True, check=False)
+
+
+def test_a_new_projects_ci_installs_paper_digest_from_where_this_copy_came(tmp_path: Path, monkeypatch) -> None:
+    import generator.project as project_module
+
+    # Installed from git: the workflows install the same commit ("paper-digest" on PyPI is another project).
+    monkeypatch.setattr(project_module, "install_requirement",
+                        lambda: "paper-digest @ git+https://github.com/me/paper-digest@0123abc")
+    project = tmp_path / "from-git"
+    assert "requirements.txt" in project_module.new_project(project)
+    lines = [line for line in (project / "requirements.txt").read_text().splitlines() if not line.startswith("#")]
+    assert lines == ["paper-digest @ git+https://github.com/me/paper-digest@0123abc"]
+    assert _install_check(project).returncode == 0
+    # From a local copy: nothing to install from, and CI says so, naming the file, instead of installing PyPI's.
+    monkeypatch.setattr(project_module, "install_requirement", lambda: "")
+    project = tmp_path / "local"
+    project_module.new_project(project)
+    assert all(line.startswith("#") for line in (project / "requirements.txt").read_text().splitlines())
+    result = _install_check(project)
+    assert result.returncode == 1 and "requirements.txt names no paper-digest" in result.stdout
+
+
+@pytest.mark.parametrize(("direct_url", "requirement"), [
+    ({"url": "https://github.com/me/pd", "vcs_info": {"vcs": "git", "commit_id": "0123abc"}},
+     "paper-digest @ git+https://github.com/me/pd@0123abc"),
+    ({"url": "https://example.org/paper_digest-1.0-py3-none-any.whl", "archive_info": {}},
+     "paper-digest @ https://example.org/paper_digest-1.0-py3-none-any.whl"),
+    ({"url": "file:///home/me/paper-digest", "dir_info": {"editable": True}}, ""),
+    (None, ""),
+])
+def test_the_install_requirement_comes_from_pips_record_of_the_source(
+    monkeypatch, direct_url: dict | None, requirement: str
+) -> None:
+    import importlib.metadata
+
+    from generator.project import install_requirement
+
+    class Installed:
+        def read_text(self, name: str) -> str | None:
+            return json.dumps(direct_url) if direct_url is not None and name == "direct_url.json" else None
+
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Installed())
+    assert install_requirement() == requirement

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator.enrich import related
+from generator.enrich import vectors as paper_vectors
 from generator.enrich.related import related_papers
 
 TEXTS = [
@@ -30,7 +31,7 @@ def test_unrelated_papers_are_not_listed() -> None:
 
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_the_result_does_not_depend_on_the_number_of_threads(workers: int) -> None:
-    vectors = related.vectorize(TEXTS * 50)
+    vectors = paper_vectors.vectorize(TEXTS * 50)
     assert vectors is not None
     assert related.nearest(vectors.matrix, 3, workers=workers) == related.nearest(vectors.matrix, 3, workers=1)
 
@@ -62,28 +63,30 @@ def _texts(count: int, seed: int) -> list[str]:
 
     rng = random.Random(seed)
     # Words the shipped weights know (their weight is the corpus's) and a few they do not (the digest's).
-    known = sorted(related.load_term_weights().frequencies)[2000:2400]
+    known = sorted(paper_vectors.load_term_weights().frequencies)[2000:2400]
     words = [*known, *(f"coinedterm{i}" for i in range(20))]
     return [" ".join(rng.sample(words, 12)) for _ in range(count)]
 
 
 def _step(texts: list[str], memo: Memo) -> tuple[list, list, Memo]:
-    vectors = related.vectorize(texts)
+    vectors = paper_vectors.vectorize(texts)
     assert vectors is not None
     result = related.nearest_kept(vectors, 15, memo=memo)
     # As Cache.save does: the next run sees the entries of this run's rows only.
     return result, related.nearest(vectors.matrix, 15), Memo({k: memo[k] for k in vectors.keys if k in memo})
 
 
-def test_remembered_neighbours_give_what_computing_every_row_gives() -> None:
-    base, extra = _texts(400, 1), _texts(60, 2)
+def _runs(size: int, added: int, seed: int, edit: str) -> tuple[list[list[str]], list[str], list[str]]:
+    """Return a digest's runs cold, unchanged, with one text edited and with texts added; and those texts."""
+    base, extra = _texts(size, seed), _texts(added, seed + 1)
     edited = [*base]
-    edited[3] += " reinforcement policy"
-    runs = [
-        base,  # cold
-        base,  # nothing changed
-        edited,  # one abstract edited
-        edited + extra,  # 60 added
+    edited[3] += edit
+    return [base, base, edited, edited + extra], edited, extra
+
+
+def test_remembered_neighbours_give_what_computing_every_row_gives() -> None:
+    runs, edited, extra = _runs(400, 60, 1, " reinforcement policy")
+    runs += [
         [t for i, t in enumerate(edited + extra) if i % 23],  # 20 removed
         list(reversed(edited + extra)),  # every paper moved
         [*edited[:10], "neologismzz " + edited[10], "neologismzz " + edited[11], *edited[12:]],  # a word only they use
@@ -111,7 +114,7 @@ def test_a_damaged_memo_entry_is_computed_again() -> None:
 
 def test_papers_with_one_text_get_keys_of_their_own() -> None:
     texts = [*_texts(60, 4), "alike paper text", "alike paper text"]
-    vectors = related.vectorize(texts)
+    vectors = paper_vectors.vectorize(texts)
     assert vectors is not None and len(set(vectors.keys)) == len(texts)
     memo = Memo()
     remembered, computed, memo = _step(texts, memo)
@@ -136,14 +139,9 @@ def _same_vectors(a, b) -> bool:
 
 
 def test_counts_remembered_from_the_last_run_give_the_vectors_counting_every_text_gives() -> None:
-    base, extra = _texts(300, 5), _texts(40, 6)
-    edited = [*base]
-    edited[3] += " reinforcement coinedterm3 brandnewword"
-    runs = [
-        base,  # cold
-        base,  # nothing changed
-        edited,  # one abstract edited, with a word no other text uses
-        edited + extra,  # 40 added
+    # The edit adds a word no other text uses.
+    runs, edited, extra = _runs(300, 40, 5, " reinforcement coinedterm3 brandnewword")
+    runs += [
         [t for i, t in enumerate(edited + extra) if i != 3],  # the only text with a word removed
         list(reversed(edited)),  # every text moved (and the added ones gone)
         [*edited[:5], "the of and", edited[6], edited[6], *edited[8:]],  # only stop words; a duplicate
@@ -152,7 +150,7 @@ def test_counts_remembered_from_the_last_run_give_the_vectors_counting_every_tex
     ]
     memo = CountsMemo()
     for texts in runs:
-        remembered, counted = related.vectorize(texts, memo), related.vectorize(texts)
+        remembered, counted = paper_vectors.vectorize(texts, memo), paper_vectors.vectorize(texts)
         assert (remembered is None) == (counted is None)
         assert remembered is None or _same_vectors(remembered, counted)
 
@@ -160,7 +158,7 @@ def test_counts_remembered_from_the_last_run_give_the_vectors_counting_every_tex
 def test_damaged_remembered_counts_are_ignored() -> None:
     texts = _texts(200, 7)
     memo = CountsMemo()
-    related.vectorize(texts, memo)
+    paper_vectors.vectorize(texts, memo)
     assert memo.arrays is not None
     good = dict(memo.arrays)
     for name, damage in [
@@ -171,15 +169,15 @@ def test_damaged_remembered_counts_are_ignored() -> None:
         ("hashes", None),
     ]:
         memo.arrays = {**good, name: damage(good[name])} if damage else {k: v for k, v in good.items() if k != name}
-        assert _same_vectors(related.vectorize(texts, memo), related.vectorize(texts))
+        assert _same_vectors(paper_vectors.vectorize(texts, memo), paper_vectors.vectorize(texts))
 
 
 def test_only_new_or_edited_texts_are_tokenised_again(monkeypatch) -> None:
     texts = _texts(200, 8)
     memo = CountsMemo()
-    related.vectorize(texts, memo)
+    paper_vectors.vectorize(texts, memo)
     counted: list[int] = []
-    make = related._counter
+    make = paper_vectors._counter
 
     def counter():
         vectorizer = make()
@@ -187,9 +185,9 @@ def test_only_new_or_edited_texts_are_tokenised_again(monkeypatch) -> None:
         vectorizer.fit_transform = lambda batch: counted.append(len(batch)) or fit(batch)  # type: ignore[method-assign]
         return vectorizer
 
-    monkeypatch.setattr(related, "_counter", counter)
+    monkeypatch.setattr(paper_vectors, "_counter", counter)
     edited = [*texts[:5], texts[5] + " coinedterm7", *texts[6:], "one added text about policy"]
-    assert _same_vectors(related.vectorize(edited, memo), related.vectorize(edited))
+    assert _same_vectors(paper_vectors.vectorize(edited, memo), paper_vectors.vectorize(edited))
     assert counted == [2, len(edited)]  # the remembered run counts the two new texts; the plain one all
 
 
@@ -220,11 +218,11 @@ def test_every_paper_of_the_default_digest_lists_related_papers(project) -> None
 
 
 def test_a_small_digest_keeps_every_word_of_every_paper_and_a_large_one_its_strongest() -> None:
-    assert related.strongest_count(57) > 1000
-    assert related.strongest_count(20_000) == related.STRONGEST
-    vectors = related.vectorize(["graph neural networks for molecules and graph pooling", "image diffusion models"])
+    assert paper_vectors.strongest_count(57) > 1000
+    assert paper_vectors.strongest_count(20_000) == paper_vectors.STRONGEST
+    vectors = paper_vectors.vectorize(["graph neural networks for molecules and graph pooling", "image diffusion models"])
     assert vectors is not None
-    terms = related.strongest_terms(vectors, 3)
+    terms = paper_vectors.strongest_terms(vectors, 3)
     assert [len(row) for row in terms] == [3, 3]
     words, weights, idfs = zip(*terms[0], strict=True)
     row = vectors.matrix.getrow(0)

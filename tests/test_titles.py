@@ -113,6 +113,17 @@ def test_clean_titles_have_no_defect(title: str) -> None:
         ("DiffusionNAG: Neural Architecture Search Automates", "ending"),
         ("AuxDPO: The Superior Performance", "generic"),
         ("MedFuzz: Unrealistic Assumptions About Patient Characteristics Presented", "ending"),
+        # A field, not a paper.
+        ("Offline Reinforcement Learning Methods", "generic"),
+        ("Time Series Forecasting", "generic"),
+        ("Post-Training Quantization Methods", "generic"),
+        # The background or prior work.
+        ("Existing Offline RL Approaches", "detail"),
+        ("Machine Learning Approaches, Particularly Graph Neural Networks", "fragment"),
+        # A counted side detail.
+        ("Two Standard Feature-Based Multi-Task Learning Scenarios", "detail"),
+        ("Two Approximation Schemes", "detail"),
+        ("SurvivalBench: Benchmark Comprising 1,000 Test Cases Across Diverse Real-World Scenarios", "detail"),
     ],
 )
 def test_broken_titles_are_named_by_their_defect(title: str, defect: str) -> None:

@@ -20,20 +20,12 @@ from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .keywords import keyword_tags
 from .maps import FORK_FROM, MapLayout
 from .overrides import load_overrides
-from .related import (
-    MAP_NEIGHBOURS,
-    CountsMemo,
-    NeighbourMemo,
-    closest_from,
-    nearest_kept,
-    strongest_count,
-    strongest_terms,
-    vectorize,
-)
+from .related import MAP_NEIGHBOURS, NeighbourMemo, closest_from, nearest_kept
 from .summaries import summarize
 from .tags import Topic, load_topics, tag_slug
 from .titles import infer_title_from, unique_titles
 from .topic_model import load_topic_model, tag_topics
+from .vectors import CountsMemo, strongest_count, strongest_terms, vectorize
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..cache import entry_key
-from .paragraphs import Decision, Model, Profile, decide, load_model, profile
+from .paragraph_model import Model, load_model
+from .paragraphs import Decision, Profile, decide, profile
 
 #: A decision whose log-odds lie within this of the threshold is doubtful (bench/paragraphs.py: a
 #: decision this close is wrong about one time in three on the held-out part).

@@ -1,9 +1,9 @@
 """The data of "papers like this abstract": each paper's strongest words, split so a query fetches little.
 
 A reader's text is weighed as related papers weigh an abstract (the same
-words, stop words, idf and (1 + log tf) weights, generator.enrich.related) and
+words, stop words, idf and (1 + log tf) weights, generator.enrich.vectors) and
 scored against each paper's heaviest words (every word in a small digest,
-the 24 heaviest at 20,000 papers: related.strongest_count). The files, under
+the 24 heaviest at 20,000 papers: vectors.strongest_count). The files, under
 similar/ (docs/schemas/similar.schema.json):
 
 - `index.json`: how many papers, shards and chunks there are, and the stop words;

@@ -116,6 +116,9 @@ _NAME_WORD = re.compile(
     r"(?<![\w-])((?:\d{1,2}(?=[A-Za-z]))?[A-Za-z](?=[A-Za-z0-9+.-]*[A-Z0-9])[A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*\+*)(?![\w-])"
 )
 _MENTION_CAP = 6
+#: The patterns of the plain text whose first group is a name, each with the feature it marks (the order of
+#: NAME_FEATURES). _COINED_IN_PARENS: "World-Model-Based Policy Evaluation Environment (WorldGym), an ...".
+_PLAIN_PATTERNS = ((_INTRO, 4), (_CALLED, 5), (_APPOSITIVE, 6), (_COINED_IN_PARENS, 8), (_OURS, 9), (_CLAIM, 10))
 
 
 def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
@@ -143,12 +146,9 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
         mark(match.group(1), 2)
     for match in _BOLD_NAME.finditer(raw) if bold or "\\textbf" in raw else ():
         mark(match.group(1) or match.group(2), 3)
-    for match in _INTRO.finditer(plain):
-        mark(match.group(1), 4)
-    for match in _CALLED.finditer(plain):
-        mark(match.group(1), 5)
-    for match in _APPOSITIVE.finditer(plain):
-        mark(match.group(1), 6)
+    for pattern, feature in _PLAIN_PATTERNS:
+        for match in pattern.finditer(plain):
+            mark(match.group(1), feature)
     inside_expansions: set[str] = set()
     for phrase, acronym in acronyms(plain):
         if expansion_matches(phrase, acronym) and capitalised(phrase, acronym):
@@ -156,13 +156,6 @@ def name_candidates(raw: str, plain: str) -> list[NameCandidate]:
             mark(acronym, 7)
             inside_expansions.update(trim_expansion(phrase, acronym).split())
             inside_expansions.discard(acronym)
-    for match in _COINED_IN_PARENS.finditer(plain):
-        # "World-Model-Based Policy Evaluation Environment (WorldGym), an ...": a coined name in parentheses.
-        mark(match.group(1), 8)
-    for match in _OURS.finditer(plain):
-        mark(match.group(1), 9)
-    for match in _CLAIM.finditer(plain):
-        mark(match.group(1), 10)
     in_urls = _url_names(raw) if "/" in raw else set()
     for name in in_urls:
         mark(name, 11)
