@@ -113,6 +113,11 @@ def word_key(word: str) -> str:
     return word.strip(_PUNCT).lower()
 
 
+def word_keys(words: list[str]) -> list[str]:
+    """Return the word_key of each word."""
+    return [word.strip(_PUNCT).lower() for word in words]
+
+
 def term_counts(plain: str) -> Counter[str]:
     """Count each word key of the abstract."""
     return Counter(word.strip(_PUNCT) for word in plain.lower().split())
@@ -140,7 +145,7 @@ def generate(
         words = phrase.split()
         if words:
             # An expansion is taken whole; a description may be cut at any phrase boundary.
-            keys = [word_key(w) for w in words]
+            keys = word_keys(words)
             ends = [len(words)] if kind == "expansion" or len(words) <= _MIN_WORDS else _ends(words, keys)
             out.extend(spans(words, keys, ends or [len(words)], kind, -1, context))
     if name and described:
@@ -163,7 +168,7 @@ def generate(
             starts += [("purpose", m.end()) for m in _PURPOSE.finditer(sentence, sentence.find(name))]
         for kind, offset in starts:
             words = sentence[offset:].split()[: _MAX_WORDS + 1]
-            keys = [word_key(w) for w in words]
+            keys = word_keys(words)
             out.extend(spans(words, keys, _ends(words, keys), kind, index, context))
     if compressor and not name:
         out.extend(_compressed(parts, scores, compressor, context))
@@ -187,7 +192,7 @@ def _compressed(
         for compression in compressions(compressor, words, rates, index):
             kept = [w.strip(_PUNCT) for w in compression.words]
             kept = [w for w in kept if w]
-            keys = [word_key(w) for w in kept]
+            keys = word_keys(kept)
             if len(kept) >= _MIN_WORDS:
                 margin = replace(context, margin=compression.margin)
                 out.extend(spans(kept, keys, [len(kept)], "compressed", index, margin))
@@ -196,7 +201,8 @@ def _compressed(
 
 def word_rates(words: list[str], vocabulary: Vocabulary) -> list[int]:
     """Return how often each word reaches real titles, in tenths (0-9): a feature of the compressor."""
-    return [min(int(10 * vocabulary.title_rate.get(word_key(w), vocabulary.unknown_rate)), 9) for w in words]
+    rates, unknown = vocabulary.title_rate, vocabulary.unknown_rate
+    return [min(int(10 * rates.get(key, unknown)), 9) for key in word_keys(words)]
 
 
 def _combined(described: list[Candidate], parts: list[str], context: SpanContext) -> list[Candidate]:
@@ -211,7 +217,7 @@ def _combined(described: list[Candidate], parts: list[str], context: SpanContext
             sentence = PARENTHETICAL.sub("", sentence)
         for match in _FOR_PHRASE.finditer(sentence):
             words = sentence[match.end():].split()[:_FOR_WORDS + 1]
-            keys = [word_key(w) for w in words]
+            keys = word_keys(words)
             for end in range(1, min(len(words), _FOR_WORDS) + 1):
                 key, last = keys[end - 1], words[end - 1]
                 if not key or key in SMALL_WORDS or key in NEEDS_MORE:
@@ -226,7 +232,7 @@ def _combined(described: list[Candidate], parts: list[str], context: SpanContext
             if len(out) == _COMBINED:
                 return out
             words = f"{head.text} {purpose}".split()
-            keys = [word_key(w) for w in words]
+            keys = word_keys(words)
             out.extend(spans(words, keys, [len(words)], "combined", -1, context))
     return out
 

@@ -38,6 +38,7 @@ _STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
 _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
 _LEADING_BOTH = re.compile(r"^(?:Both|Either)\s+(?=\S+\s+\S)")
 _A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z])")
+_EMPTY_BRACKETS = re.compile(r"\(\s*\)")
 
 
 def math_as_text(text: str) -> str:
@@ -191,7 +192,7 @@ def polish(text: str) -> str:
     text = compress(balance_brackets(" ".join(title_case(text).split())))
     if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
         text = text[1:-1]  # "(Budget-Aware Logit Editing)": the brackets held the expansion, the title is it
-    text = _A_VOWEL.sub("An ", re.sub(r"\(\s*\)", "", text))
+    text = _A_VOWEL.sub("An ", _EMPTY_BRACKETS.sub("", text) if "(" in text else text)
     # "Both X and Y" cut from "performs both X and Y": a title does not start with "Both".
     text = _LEADING_BOTH.sub("", text)
     return " ".join(drop_dangling(text.split())).strip(" ,;:")

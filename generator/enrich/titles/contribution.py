@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 #: Sentences read for a contribution: titles and summaries come from the opening and what the paper does.
 READ_SENTENCES = 10
@@ -62,11 +62,106 @@ _CUES = {
     ),
 }
 _PATTERNS = tuple(re.compile(pattern, re.I) for pattern in _CUES.values())
-_FIRST_PERSON = tuple(re.compile(_CUES[kind], re.I) for kind in ("propose", "study", "show"))
 # "A novel method is proposed (in this paper)": the passive states a contribution too, when nothing says "we".
 # (Not "is shown", "is studied": others' results are said that way.)
-_PASSIVE = re.compile(r"\b(?:is|are) (?:\w+ly )?(?:proposed|introduced|presented|developed|designed)\b", re.I)
+_PASSIVE_CUE = r"\b(?:is|are) (?:\w+ly )?(?:proposed|introduced|presented|developed|designed)\b"
+_PASSIVE = re.compile(_PASSIVE_CUE, re.I)
 _LONG = 60
+
+# Finding the cues is most of what scoring a sentence costs, so each sentence's cues are found once
+# (`_cues`), and an ASCII sentence's cheaply: its lowercase words are looked up first, and a pattern
+# runs (on the lowercase text, without re.I: for ASCII text the same matches) only where they leave
+# its answer open. A sentence with other characters runs the patterns as written (re.I matches "K"
+# (Kelvin) and "ſ" to ASCII letters). tests/test_title_speed.py checks that both ways find the same cues.
+
+
+class _Quick(NamedTuple):
+    """What every match of a cue holds, so most sentences are decided without running its pattern."""
+
+    #: Words any one of which, as a whole word (a maximal run of \w), makes the pattern match.
+    sure: frozenset[str]
+    #: Every match holds one of these whole words, or a match of `parts`...
+    needs: frozenset[str]
+    parts: re.Pattern[str] | None
+    #: ... and, where given, a match of `also` (the verb that may follow "we", the noun after "this").
+    also: re.Pattern[str] | None
+
+
+def _quick(sure: str = "", needs: str = "", parts: str = "", also: str = "") -> _Quick:
+    # (Substrings as literal alternatives without a flag: their search skips to the letters they start with.)
+    def literal(text: str) -> re.Pattern[str] | None:
+        return re.compile("|".join(re.escape(part) for part in text.split("|"))) if text else None
+
+    return _Quick(frozenset(sure.split()), frozenset(needs.split()), literal(parts), literal(also))
+
+
+# "we", "this paper", "our work", "here, we": the subject of a first-person cue.
+_SUBJECTS = "we this our"
+_QUICK = {
+    "propose": _quick(needs=_SUBJECTS, also="introduc|propos|present|develop|design|buil|construct|releas|curat|"
+                      "offer|formulat|devis|creat|contribut|put forward"),
+    "study": _quick(needs=_SUBJECTS, also="stud|investigat|analy|explor|examin|revisit|characteri|consider|focus|"
+                    "address|tackl|aim|seek|ask"),
+    "show": _quick(needs=_SUBJECTS, also="show|demonstrat|prov|find|found|reveal|establish|argu|identif|deriv|report|"
+                   "observ|uncover|discover"),
+    "this_paper": _quick(needs=_SUBJECTS, also="paper|work|study|here"),
+    "results": _quick(
+        sure="experiment experiments results empirical empirically evaluation evaluations benchmark benchmarks "
+        "extensive significantly improve improves", parts="outperform|achiev|state-of-the-art",
+    ),
+    "background": _quick(
+        sure="recent recently existing prior previous previously traditional conventional current currently widely "
+        "popular remain remains limitation limitations", needs="has have", parts="struggle|suffer|challeng",
+    ),
+    "citation": _quick(parts="et al.|(|["),
+    "we": _quick(sure="we"),
+    "novel": _quick(sure="novel new first simple unified general"),
+    "method": _quick(sure="method methods framework frameworks approach approachs model models algorithm algorithms "
+                     "technique techniques architecture architectures benchmark benchmarks dataset datasets system "
+                     "systems paradigm paradigms strategy strategys loss losss objective objectives"),
+    "passive": _quick(needs="is are", also="proposed|introduced|presented|developed|designed"),
+}
+#: Each cue's pattern without re.I, for lowercase ASCII text, and its shortcut (none: the pattern decides).
+#: ("name" looks for capitals: it reads the sentence as written.)
+_LOWER = (
+    *((None if kind == "name" else re.compile(source), _QUICK.get(kind)) for kind, source in _CUES.items()),
+    (re.compile(_PASSIVE_CUE), _QUICK["passive"]),
+)
+_NAME_AT = list(_CUES).index("name")
+#: Every ASCII character that is not a letter, digit or "_" (not \w), as a space.
+_NOT_WORD = {c: " " for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")}
+
+
+@lru_cache(maxsize=512)
+def _cues(sentence: str) -> tuple[bool, ...]:
+    """Return whether the sentence holds each pattern of `_CUES`, in order, and the passive "is proposed" last."""
+    if not sentence.isascii():
+        return (*(pattern.search(sentence) is not None for pattern in _PATTERNS), _PASSIVE.search(sentence) is not None)
+    lower = sentence.lower()
+    words = set(lower.translate(_NOT_WORD).split())  # its maximal runs of \w (faster than re.findall)
+    found = []
+    for pattern, quick in _LOWER:
+        if pattern is None:
+            found.append(_PATTERNS[_NAME_AT].search(sentence) is not None)
+        elif quick is None:
+            found.append(pattern.search(lower) is not None)
+        elif not words.isdisjoint(quick.sure):
+            found.append(True)
+        elif words.isdisjoint(quick.needs) and (quick.parts is None or not quick.parts.search(lower)):
+            found.append(False)
+        else:
+            found.append((quick.also is None or quick.also.search(lower) is not None)
+                         and pattern.search(lower) is not None)
+    return tuple(found)
+
+
+#: Where the first-person cues ("we propose", "we study", "we show") sit in `_cues`.
+_FIRST_PERSON = tuple(list(_CUES).index(kind) for kind in ("propose", "study", "show"))
+
+
+def _first_person(cues: tuple[bool, ...]) -> bool:
+    return any(cues[i] for i in _FIRST_PERSON)
+
 
 #: The features of a sentence, in the order of `sentence_features`.
 SENTENCE_FEATURES = (
@@ -89,7 +184,7 @@ def sentence_features(sentence: str, index: int, count: int) -> tuple[float, ...
         float(index >= 6),
         round(index / max(count - 1, 1), 3),
         float(index == count - 1),
-        *(float(pattern.search(sentence) is not None) for pattern in _PATTERNS),
+        *(float(found) for found in _cues(sentence)[: len(_CUES)]),
         min(len(sentence.split()), _LONG) / _LONG,
     )
 
@@ -102,7 +197,8 @@ def sentence_scores(parts: list[str], scorer: Scorer) -> list[float]:
 
 def states_contribution(sentence: str) -> bool:
     """Return True when the sentence says what the paper does: "we propose", "this paper shows", "X is proposed"."""
-    return any(pattern.search(sentence) for pattern in _FIRST_PERSON) or bool(_PASSIVE.search(sentence))
+    cues = _cues(sentence)
+    return _first_person(cues) or cues[-1]
 
 
 def contribution_index(parts: list[str], scores: list[float]) -> int | None:
@@ -111,8 +207,8 @@ def contribution_index(parts: list[str], scores: list[float]) -> int | None:
     A sentence in the first person ("we propose") comes before one in the passive ("is proposed").
     """
     count = min(len(parts), len(scores))
-    stating = [i for i in range(count) if any(pattern.search(parts[i]) for pattern in _FIRST_PERSON)]
-    stating = stating or [i for i in range(count) if _PASSIVE.search(parts[i])]
+    stating = [i for i in range(count) if _first_person(_cues(parts[i]))]
+    stating = stating or [i for i in range(count) if _cues(parts[i])[-1]]
     return max(stating, key=lambda i: (scores[i], -i)) if stating else None
 
 

@@ -124,6 +124,8 @@ _COUNTED_DETAIL = re.compile(
     r"(?i:more than |over |about |nearly |approximately |around )?\d[\d,.]*[KMB]?\+?\s+[A-Z]"
 )
 _WORD = re.compile(r"[^\s]+")
+_IS_ARE = re.compile(r"\s(?:[Ii]s|[Aa]re)\s")
+_CUT_OR_LEAD = _CUT_STARTS | _LEAD_INS
 @lru_cache(maxsize=1)
 def field_words() -> frozenset[str]:
     """Return the words most abstracts use, a field's words (generator/data/field_words.txt)."""
@@ -195,9 +197,10 @@ def title_defects(title: str) -> list[str]:
         defects.append("brackets")
     if "…" in title or "..." in title:
         defects.append("ellipsis")
-    words = [w.strip(",;:.!?()[]\"'“”").lower() for w in _WORD.findall(title)]
+    tokens = _WORD.findall(title)
+    words = [w.strip(",;:.!?()[]\"'“”").lower() for w in tokens]
     words = [w for w in words if w]
-    segment_starts = {0} | {i + 1 for i, w in enumerate(_WORD.findall(title)) if w.endswith((":", "?"))}
+    segment_starts = {0} | {i + 1 for i, w in enumerate(tokens) if w.endswith((":", "?"))}
     # A segment may start "This Is ..." but not "This Symmetry ...": that "this" points outside.
     leading = any(
         words[i] in _REFERENCES and words[i + 1 : i + 2] not in (["is"], ["are"])
@@ -212,7 +215,7 @@ def title_defects(title: str) -> list[str]:
         w in _BACKGROUND_VERBS and words[i - 1] not in SMALL_WORDS for i, w in enumerate(words) if i > 0
     )
     if (background or _STATEMENT.search(title) or _BACKGROUND_HEAD.search(title)
-            or re.search(r"\s(?:[Ii]s|[Aa]re)\s", description)):
+            or _IS_ARE.search(description)):
         # "Negative Sampling Is an Important Component", "LLMs Are Particularly Appealing Choices".
         defects.append("sentence")
     tail = title.rsplit(",", 1)[1].split() if "," in title else []
@@ -238,7 +241,7 @@ def title_defects(title: str) -> list[str]:
     )
     if badly_opened or (
         words and words[0] in _SUBORDINATE_STARTS and ": " not in title and not question
-    ) or (words and words[0] in _CUT_STARTS | _LEAD_INS) or _LEADING_LIST.match(title) or _LIFTED.search(title) or (
+    ) or (words and words[0] in _CUT_OR_LEAD) or _LEADING_LIST.match(title) or _LIFTED.search(title) or (
         _LIFTED_NAMING.search(title)
     ) or (
         # "Even Though Memorization": a subordinate clause's opening.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cleaning import SMALL_WORDS, word_set
 
@@ -100,16 +101,19 @@ def spans(
     idf_sum = idf_max = tf_sum = repeated = small = rate_sum = 0.0
     rate_min, content, names, digits, commas, ands, has_name, reference = 1.0, 0, 0, 0.0, 0, 0, 0.0, 0.0
     end_at = 0
+    # (Bound once: this loop runs for every word of every candidate.)
+    rates, unknown_rate, idfs, unknown_idf = vocabulary.title_rate, vocabulary.unknown_rate, vocabulary.idf, \
+        vocabulary.unknown_idf
     for end in ends:
         for i in range(end_at, end):
             key, word = keys[i], words[i]
-            rate = vocabulary.title_rate.get(key, vocabulary.unknown_rate)
+            rate = rates.get(key, unknown_rate)
             rate_sum += rate
             rate_min = min(rate_min, rate)
             if key in SMALL_WORDS:
                 small += 1
             else:
-                idf = vocabulary.idf.get(key, vocabulary.unknown_idf)
+                idf = idfs.get(key, unknown_idf)
                 tf = min(counts.get(key, 1), 5)
                 idf_sum += idf
                 idf_max = max(idf_max, idf)
@@ -120,7 +124,7 @@ def spans(
                 has_name = 1.0
             elif word[1:] != word[1:].lower():
                 names += 1
-            if not digits and not word.isalpha() and any(c.isdigit() for c in word):
+            if not digits and not word.isalpha() and any(map(str.isdigit, word)):
                 digits = 1.0
             commas += i < end - 1 and word.endswith(",")
             ands += key == "and"
@@ -132,13 +136,7 @@ def spans(
         c = max(content, 1)
         features = (
             *head,
-            n / 10,
-            (n / 10) ** 2,
-            float(n <= 3),
-            float(4 <= n <= 6),
-            float(7 <= n <= 9),
-            float(10 <= n <= 12),
-            float(n >= 13),
+            *_length_features(n),
             float(last in ".,;:!?)"),
             float(at_end),
             float(not at_end and last not in ".,;:!?)"),
@@ -164,6 +162,13 @@ def spans(
         )
         out.append(Candidate(" ".join(words[:end]), kind, sentence, end, features))
     return out
+
+
+@lru_cache(maxsize=64)
+def _length_features(n: int) -> tuple[float, ...]:
+    """Return the features of a candidate's length in words (computed once per length: every candidate has them)."""
+    return n / 10, (n / 10) ** 2, float(n <= 3), float(4 <= n <= 6), float(7 <= n <= 9), float(10 <= n <= 12), float(
+        n >= 13)
 
 
 def idf_of(document_frequency: int, documents: int) -> float:
