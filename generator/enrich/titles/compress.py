@@ -148,14 +148,22 @@ def decode(scores: list[float], transitions: tuple[tuple[float, float], ...], bi
     # Per word, the state before it on the best path to "drop" and to "keep" there.
     from_drop: list[int] = []
     from_keep: list[int] = []
+    to_drop, to_keep = from_drop.append, from_keep.append
     for score in scores:
         stay, leave = drop + drop_drop, keep + keep_drop
-        new_drop, before_drop = (leave, 1) if leave >= stay else (stay, 0)
         start, go_on = drop + drop_keep, keep + keep_keep
-        new_keep, before_keep = (go_on, 1) if go_on >= start else (start, 0)
-        from_drop.append(before_drop)
-        from_keep.append(before_keep)
-        drop, keep = new_drop, new_keep + score + bias
+        if leave >= stay:
+            to_drop(1)
+            drop = leave
+        else:
+            to_drop(0)
+            drop = stay
+        if go_on >= start:
+            to_keep(1)
+            keep = go_on + score + bias
+        else:
+            to_keep(0)
+            keep = start + score + bias
     state = 1 if keep >= drop else 0
     kept = []
     for i in range(len(scores) - 1, -1, -1):

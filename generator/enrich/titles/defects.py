@@ -124,6 +124,7 @@ _COUNTED_DETAIL = re.compile(
     r"(?i:more than |over |about |nearly |approximately |around )?\d[\d,.]*[KMB]?\+?\s+[A-Z]"
 )
 _WORD = re.compile(r"[^\s]+")
+_CAMEL_START = re.compile(r"^[a-z]+[A-Z]")
 _IS_ARE = re.compile(r"\s(?:[Ii]s|[Aa]re)\s")
 _CUT_OR_LEAD = _CUT_STARTS | _LEAD_INS
 @lru_cache(maxsize=1)
@@ -274,10 +275,10 @@ def title_defects(title: str) -> list[str]:
     elif _COUNTED_DETAIL.search(title):
         # "SurvivalBench: Benchmark Comprising 1,000 Test Cases ...": a count, not what the paper does.
         defects.append("detail")
-    letters = [c for c in title if c.isalpha()]
+    letters = list(filter(str.isalpha, title))
     if (
-        (len(letters) > 12 and all(c.isupper() for c in letters))
-        or (letters and title.lstrip("\"'“(")[:1].islower() and not re.match(r"^[a-z]+[A-Z]", title))
+        (len(letters) > 12 and all(map(str.isupper, letters)))
+        or (letters and title.lstrip("\"'“(")[:1].islower() and not _CAMEL_START.match(title))
         or any(acronym_cased(part.strip(",;:.()")) for w in title.split() for part in w.split("-"))
     ):
         defects.append("casing")
