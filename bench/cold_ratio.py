@@ -10,8 +10,9 @@ project, then MkDocs on the plain pages written from that build's pages, and the
 
 - wall seconds of each, the best of the rounds, and the ratio of the bests;
 - CPU seconds (user + system, the process and the children it waited for) of each: the cold build's
-  CPU time adds up every stage, the ones that run side by side too, so its CPU ratio is an upper
-  bound of the wall ratio a quiet machine gives, and it moves far less with the load;
+  CPU time adds up every stage, the ones that run side by side too, so (but for time spent waiting
+  on the disk) its CPU ratio bounds from above the wall ratio a quiet machine gives, and it moves
+  far less with the load;
 - the load average at the start of each run.
 """
 
