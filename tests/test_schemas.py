@@ -25,16 +25,49 @@ def rendered(project: Path, sources: list[Path]) -> dict[str, object]:
 
 
 @pytest.fixture(scope="module")
-def default_data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+def default_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     from tests.conftest import copy_project
 
-    return rendered(copy_project(tmp_path_factory.mktemp("schemas") / "project"), [DEFAULT_CORPUS])
+    return render_digest(copy_project(tmp_path_factory.mktemp("schemas") / "project"), [DEFAULT_CORPUS])
+
+
+@pytest.fixture(scope="module")
+def default_data(default_files: dict[str, bytes]) -> dict[str, object]:
+    return {name: json.loads(default_files[name]) for name in ("papers.json", "filter.json", "map.json")}
 
 
 @pytest.mark.parametrize("name", ["papers", "filter", "map"])
 def test_the_default_digests_data_files_match_their_schemas(default_data: dict[str, object], name: str) -> None:
     errors = [error.message for error in validator(name).iter_errors(default_data[f"{name}.json"])]
     assert errors == []
+
+
+#: similar/ file name prefix -> the definition in similar.schema.json that file follows.
+SIMILAR_KINDS = {"index": "index", "t-": "shard", "p-": "chunk", "f-": "features", "i-": "ids"}
+
+
+def test_every_like_this_data_file_matches_its_schema(default_files: dict[str, bytes]) -> None:
+    schema = json.loads((SCHEMAS / "similar.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    names = sorted(name for name in default_files if name.startswith("similar/"))
+    kinds = {}
+    for name in names:
+        stem = name.removeprefix("similar/")
+        kind = next(kind for prefix, kind in SIMILAR_KINDS.items() if stem.startswith(prefix))
+        kinds[kind] = kinds.get(kind, 0) + 1
+        check = Draft202012Validator({**schema, "$ref": f"#/$defs/{kind}"})
+        errors = [error.message for error in check.iter_errors(json.loads(default_files[name]))]
+        assert errors == [], name
+    assert set(kinds) == set(SIMILAR_KINDS.values())  # every kind of file was written and checked
+    index = json.loads(default_files["similar/index.json"])
+    assert kinds["shard"] == index["shards"] and index["papers"] == 57
+
+
+def test_a_like_this_chunk_with_a_missing_url_fails_the_schema() -> None:
+    schema = json.loads((SCHEMAS / "similar.schema.json").read_text(encoding="utf-8"))
+    check = Draft202012Validator({**schema, "$ref": "#/$defs/chunk"})
+    assert not check.is_valid([{"title": "T", "tags": []}])
+    assert check.is_valid([{"title": "T", "url": "papers/t-abc/", "tags": []}])
 
 
 def test_papers_json_has_one_shape_for_text_and_structured_sources(project: Path, tmp_path: Path) -> None:
