@@ -49,7 +49,9 @@ def select(records: list[dict], seed: int, count: int, exclude: set[str]) -> lis
     wanted = {"headline": count // 2, "named-method": count - count // 2}
     chosen = []
     for record in order:
+        # (A title in the safe form, "contribution", carries no name either.)
         source = infer_title(record["abstract"]).source
+        source = "headline" if source == "contribution" else source
         if wanted[source]:
             wanted[source] -= 1
             chosen.append(record["id"])

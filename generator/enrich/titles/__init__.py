@@ -20,6 +20,7 @@ from ...read.hyphenation import dehyphenate
 from ...text import clean, plain_from_clean
 from .candidates import Candidate, generate, sentences
 from .choice import choose_name
+from .clause import render_clause, render_named
 from .cleaning import SMALL_WORDS, drop_dangling, math_as_text, mend_expansion, polish
 from .contribution import (
     READ_SENTENCES,
@@ -56,12 +57,14 @@ class InferredTitle:
 _PRIORITY = {"expansion": 0, "appositive": 1}
 _HEAD_APPOSITIVE = re.compile(r"^([^,:;]{6,70}), (?=(?:a|an|the) )", re.I)
 # "NAME: A Novel Multimodal Agent Framework" -> "NAME: A Multimodal Agent Framework": the title need not say so.
-_NOVEL = re.compile(r"^(A|An)\s+(?:Novel|New)\s+(?=\S+\s+\S)", re.I)
+# ("A Novel and Simple Paradigm" -> "A Simple Paradigm", never "A and Simple Paradigm".)
+_NOVEL = re.compile(r"^(?:A|An)\s+(?:Novel|New)\s+(?:and\s+)?(?=(\S)\S*\s+\S)", re.I)
 # Titles come from the opening of an abstract; reading further only costs time
 # (a pathological 1 MB abstract must not make the regexes crawl).
 _READ_CHARS = 6000
 _URL_IN_TEXT = re.compile(r"\s*\(?\b(?:https?://|www\.)\S+?(?=[.,;:!?)]*(?:\s|$))\)?", re.I)
 # "BrainM^3" or "BrainM³": the exponent is part of the name.
+_GLUED = re.compile(r"(?<=[a-z]{2})([,.;])(?=[A-Z][A-Za-z])")
 _NAME_SUFFIX = re.compile(r"(?:\^\{?[0-9n+]{1,3}\}?|[⁰¹²³⁴⁵⁶⁷⁸⁹⁺]+)")
 
 
@@ -93,6 +96,9 @@ def without_urls(plain: str) -> str:
 def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
     # "in- creasingly" (a PDF's line-break hyphen) must not give a title "Creasingly ...".
     plain = dehyphenate(without_urls(plain))
+    if "," in plain or "." in plain:
+        # "a novel algorithm,SURE, for targeted unlearning.SURE treats": a space the source lost.
+        plain = _GLUED.sub(r"\1 ", plain)
     model = load_model()
     names = name_candidates(raw, plain)
     found = choose_name(names, model.name, model.name_threshold)
@@ -111,6 +117,12 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
     ranked: list[int] = []
     opening = opening_words(sentences(plain[:1500])[:1])
     for attempt_name, from_name, tolerated in attempts if name else attempts[-1:]:
+        if name and not attempt_name:
+            # No description reads clean: what the sentence introducing the name says it is, before a headline
+            # loses the name.
+            said = _named_clause(name, plain, max_chars, model)
+            if said:
+                return InferredTitle(said, "named-method", name, _named_confidence(candidates, model))
         candidates = generate(plain, model.vocabulary, attempt_name, described if attempt_name else [], from_name,
                               model.sentence, model.compressor)
         scorer = model.named if attempt_name else model.headline
@@ -126,6 +138,9 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
             if stated is not None:
                 ranked = [i for i in ranked if candidates[i].sentence == stated] + [
                     i for i in ranked if candidates[i].sentence != stated]
+                rendered = _rendered(parts[stated], stated, candidates, ranked, max_chars, model)
+                if rendered is not None and RENDER_FIRST:
+                    return _keep_name(name, rendered, max_chars)
         for index in ranked:
             if attempt_name and any(other in candidates[index].text for other in others):
                 continue
@@ -135,15 +150,34 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                     continue
                 if attempt_name and candidates[index].kind == "expansion":
                     title = _with_task(title, candidates[index], candidates, ranked, opening, max_chars, plain)
+                elif attempt_name and candidates[index].kind not in _OWN_DESCRIPTIONS:
+                    # A phrase cut from some sentence can be the background or a side detail: what the
+                    # sentence introducing the name says it is comes first ("SpaceGNN: A Model for NAD Tasks").
+                    title = _named_clause(attempt_name, plain, max_chars, model) or title
                 logit = model.confidence.logit(candidates[index].features, bool(attempt_name))
                 if not attempt_name and logit < model.confidence.threshold:
                     # An unsure headline gives way to the contribution sentence's own title when that is surer.
                     safe = _contribution_clause(plain, candidates, ranked, opening, max_chars, model)
                     if safe and safe[1] > logit:
-                        return safe[0]
+                        return _keep_name(name, safe[0], max_chars)
                 source = "named-method" if attempt_name else "headline"
-                return InferredTitle(title, source, attempt_name, model.confidence.probability(logit))
-    return _fallback("", candidates, ranked, plain, max_chars, model)
+                result = InferredTitle(title, source, attempt_name, model.confidence.probability(logit))
+                return result if attempt_name else _keep_name(name, result, max_chars)
+    return _keep_name(name, _fallback("", candidates, ranked, plain, max_chars, model), max_chars)
+
+
+#: Words of a headline a name may still lead: "PDETime: Multivariate Time-Series Forecasting" says name and task.
+_NAME_AND_TASK_WORDS = 8
+
+
+def _keep_name(name: str, result: InferredTitle, max_chars: int) -> InferredTitle:
+    """Keep the paper's name before a short headline when no description of it reads clean ("NAME: Task")."""
+    if not name or len(result.title.split()) > _NAME_AND_TASK_WORDS or ": " in result.title:
+        return result
+    title = f"{name}: {result.title}"
+    if len(title) > max_chars or set(title_defects(title)) - {"generic"}:
+        return result
+    return replace(result, title=title, source="named-method", name=name)
 
 
 _FINITE = re.compile(r" (?:Is|Are|Was|Were|Has|Have|Had) ")
@@ -170,6 +204,52 @@ def _reads_as_headline(title: str, candidate: Candidate, opening: list[str], mod
         if rates.get(word, 1.0) < _RARE_EDGE and vocabulary.idf.get(word, 99.0) <= _FREQUENT:
             return False
     return True
+
+
+RENDER_FIRST = True
+#: The candidates that describe the name itself (`describe.py`), kept over the sentence it is introduced in.
+_OWN_DESCRIPTIONS = frozenset(("expansion", "combined"))
+
+
+def _named_confidence(candidates: list[Candidate], model: TitleModel) -> float:
+    """Return the confidence of a named title made without a ranked candidate: the best named candidate's."""
+    if not candidates:
+        return 0.5
+    scored = max(candidates, key=lambda c: model.named.score(c.features))
+    return model.confidence.probability(model.confidence.logit(scored.features, True))
+
+
+def _named_clause(name: str, plain: str, max_chars: int, model: TitleModel) -> str:
+    """Return "NAME: <what the sentence introducing it says it is>", or "" when that does not read clean."""
+    parts = sentences(plain)[:READ_SENTENCES]
+    # (render_named reads only a sentence that says "we propose / introduce ..." before the name.)
+    stating = [i for i, p in enumerate(parts) if name in p]
+    for index in stating[:2]:
+        for text in render_named(parts[index], name):
+            title = compose(name, Candidate(text, "appositive", index, 0, ()))
+            if title and len(title) <= max_chars and not title_defects(title):
+                return title
+    return ""
+
+
+def _rendered(
+    sentence: str, index: int, candidates: list[Candidate], ranked: list[int], max_chars: int, model: TitleModel
+) -> InferredTitle | None:
+    """Return the contribution sentence's clause said whole as a title (`clause.py`), or None when none reads clean.
+
+    Its confidence is the ranker's best candidate cut from the same sentence (the model scores cuts, not clauses).
+    """
+    for text in render_clause(sentence):
+        title = _first_upper(polish(text))
+        claim = text.endswith("?") or "sentence" not in title_defects(title) or _FINITE.search(title) is not None
+        if not title or len(title) > max_chars or len(title.split()) < 3:
+            continue
+        if set(title_defects(title)) - {"sentence"} or not claim:
+            continue
+        same = [i for i in ranked if candidates[i].sentence == index] or ranked[:1]
+        logit = model.confidence.logit(candidates[same[0]].features, False) if same else 0.0
+        return InferredTitle(title, "contribution", "", model.confidence.probability(logit))
+    return None
 
 
 def _contribution_clause(
@@ -255,7 +335,7 @@ def compose(name: str, candidate: Candidate) -> str:
         text = text[len(name):].lstrip(" :,-")
     if not text or name.lower() in text.lower().replace(",", " ").split():
         return ""  # "ST-SimDiff: A Framework Named ST-SimDiff" says the name twice
-    description = _NOVEL.sub(lambda m: m.group(1) + " ", _one_clause(text))
+    description = _NOVEL.sub(lambda m: "An " if m.group(1) in "AEIOU" else "A ", _one_clause(text))
     return f"{name}: {_first_upper(description)}"
 
 

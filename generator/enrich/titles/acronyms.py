@@ -14,11 +14,13 @@ from functools import lru_cache
 from .cleaning import SMALL_WORDS
 
 _ACRONYM_WORD = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by)"
-_ACRONYM_NEXT = r"(?:[A-Z][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by|[a-z][\w-]*)"
+# ("Large 4D Gaussian ...": a word may start with a digit.)
+_ACRONYM_NEXT = r"(?:[A-Z0-9][\w'-]*|of|for|and|in|on|via|with|to|the|a|from|by|[a-z][\w-]*)"
 # "Path of Least Resistance (PoLR)": the "(NAME)" is found first, then the
 # phrase that ends right before it; trying the phrase at every word is slow.
 _PAREN_ACRONYM = re.compile(r"\s+\(([A-Z][A-Za-z0-9-]{1,15})\)")
-_PHRASE_BEFORE = re.compile(rf"{_ACRONYM_WORD}(?:\s+{_ACRONYM_NEXT}){{1,12}}\Z")
+# The phrase starts at a word's start: "Large 4D Gaussian ..." never gives "D Gaussian ...".
+_PHRASE_BEFORE = re.compile(rf"(?<![\w'-]){_ACRONYM_WORD}(?:\s+{_ACRONYM_NEXT}){{1,12}}\Z")
 #: How far before "(NAME)" its phrase may start.
 _PHRASE_REACH = 400
 ARTICLE = re.compile(r"^(?:a|an|the)\s+(?:(?:new|novel|simple|general|first|unified|principled)\s+)*", re.I)
@@ -106,7 +108,7 @@ def trim_expansion(phrase: str, acronym: str) -> str:
         # Letters that do not follow word initials ("SCORER"): take the run of
         # capitalised words (and small words between them) that ends the phrase.
         start = len(words)
-        while start > 0 and (words[start - 1][:1].isupper() or (
+        while start > 0 and (words[start - 1][:1].isupper() or words[start - 1][:1].isdigit() or (
             words[start - 1].lower() in SMALL_WORDS and start < len(words)
         )):
             start -= 1

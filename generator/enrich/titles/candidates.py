@@ -18,19 +18,21 @@ from functools import lru_cache
 
 from .cleaning import NEEDS_MORE, SMALL_WORDS, word_set
 from .compress import PARENTHETICAL, Compressor, compressions, sentence_words
-from .contribution import READ_SENTENCES, Scorer, sentence_scores
+from .contribution import READ_SENTENCES, Scorer, sentence_scores, states_contribution
+from .defects import title_defects
 from .features import Candidate, SpanContext, Vocabulary, spans
 
 # A sentence ends at . ! ? after a word of two or more characters (not "e.g.",
 # "Fig.", "1."), before a capital.
 _SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)\]\"”'][A-Za-z0-9%)\]\"”'][.!?])\s+(?=[A-Z\"“(\[])")
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|resp|cf|approx)\.$", re.I)
+# A sentence's lead-in, a whole word ("In", never the start of "Inspired": "Spired by ..." was a title).
 _LEADERS = re.compile(
     r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|solve) "
     r"(?:this|these|the)(?: \w+){0,2}|in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|"
     r"to this end|motivated by (?:this|these)(?: \w+)?|building on (?:this|these)(?: \w+)?|concretely|instead|"
     r"however|moreover|finally|overall|in particular|in addition|additionally|furthermore|first|second|third|"
-    r"based on (?:this|these)(?: \w+)?)\s*,?\s*)+",
+    r"based on (?:this|these)(?: \w+)?)(?![\w-])\s*,?\s*)+",
     re.I,
 )
 # (The lookahead on the first letter lets the scan skip most positions at once.)
@@ -157,6 +159,13 @@ def generate(
     for index, sentence in enumerate(parts):
         if index < first:
             continue
+        if name and not from_name and index < (mention if mention >= 0 else len(parts)) and not (
+            states_contribution(sentence)
+        ):
+            # Before the name is introduced, only a sentence saying what the paper does describes it:
+            # the background put "ClusComp: As Bit-Width Decreases, ..." and "PDETime: Recent Advancements
+            # in Deep Learning" on pages.
+            continue
         context = SpanContext(counts, vocabulary, name.lower(), contribution, index if index == mention else -2, scores)
         if "(" in sentence or "[" in sentence:
             sentence = PARENTHETICAL.sub("", sentence)
@@ -208,7 +217,9 @@ def word_rates(words: list[str], vocabulary: Vocabulary) -> list[int]:
 def _combined(described: list[Candidate], parts: list[str], context: SpanContext) -> list[Candidate]:
     """Return descriptions of the name followed by what it is for: "<expansion> for <task>"."""
     heads = [c for c in described if c.kind in ("expansion", "appositive", "before") and len(c.text.split()) <= 8]
-    heads = [c for c in heads if " for " not in c.text and " in " not in c.text][:3]
+    # (Not a head cut after "capable" or "designed": "Foundation Model Capable for Training" was a title.)
+    heads = [c for c in heads if " for " not in c.text and " in " not in c.text
+             and "ending" not in title_defects(c.text)][:3]
     if not heads:
         return []
     purposes: list[str] = []

@@ -33,7 +33,8 @@ NEEDS_MORE = word_set(
 _SUPERSCRIPTS = str.maketrans("0123456789+-n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿ")
 _POWER = re.compile(r"\^\{?([0-9+\-n]{1,3})\}?")
 _SUBSCRIPT = re.compile(r"_\{?([A-Za-z0-9]{1,3})\}?")
-_STRAY = re.compile(r"[\\$*_`{}^~|<>#\"“”]")
+# ("N > 5000 LLMs" keeps its comparison: dropping it gave "N 5000 LLMs".)
+_STRAY = re.compile(r"[\\$*_`{}^~|#\"“”]|(?<!\s)[<>]|[<>](?!\s\d)")
 # "cApability", "reinfOrcement": a word typeset to spell an acronym, not a name's own casing.
 _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
 _LEADING_BOTH = re.compile(r"^(?:Both|Either)\s+(?=\S+\s+\S)")
@@ -60,8 +61,11 @@ def dictionary() -> frozenset[str]:
 def acronym_cased(part: str) -> bool:
     """Return True for a dictionary word typeset to spell an acronym ("cApability", "reinfOrcement")."""
     # Only a dictionary word is mended: "fastText" or "mixGen" are names, "cApability" is not.
-    if len(part) < 5 or not part.isalpha() or not part[0].islower() or part.islower():
+    if len(part) < 5 or not part.isalpha() or part.islower():
         return False
+    if part[0].isupper():
+        # "REward Learning": two capitals opening a dictionary word spell the acronym's letters.
+        return part[1].isupper() and part[2:].islower() and len(part) >= 6 and part.lower() in dictionary()
     return part.lower() in dictionary()
 
 

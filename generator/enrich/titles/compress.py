@@ -23,8 +23,9 @@ from itertools import repeat
 from .cleaning import SMALL_WORDS
 
 _PUNCT = ".,;:!?\"'“”()[]"
-# An aside in brackets, not a name's own "(3)" ("E(3)-Equivariant", "SO(3)").
-PARENTHETICAL = re.compile(r"\s*(?<![\w-])[(\[][^()\[\]]*[)\]]")
+# An aside in brackets, not a name's own "(3)" ("E(3)-Equivariant", "SO(3)") nor the start of a word
+# ("(ϵ, δ)-DP Algorithms": dropped, it left "An-DP Algorithms").
+PARENTHETICAL = re.compile(r"\s*(?<![\w-])[(\[][^()\[\]]*[)\]](?![\w-])")
 # "1)", "(ii)", "i)": an item marker of the abstract's own list, never a title's word.
 _LIST_ITEM = re.compile(r"(?:^|(?<=\s))\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])\)(?=\s)")
 # The verb a title's words most often follow ("we propose a ...", "we study ...").

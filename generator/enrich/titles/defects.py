@@ -54,6 +54,8 @@ _GENERIC = SMALL_WORDS | word_set(
     "training toolkit suite tool library agent architecture network module methods models frameworks "
     # "AuxDPO: The Superior Performance": the results sentence says how well, not what.
     "superior superiority performance effectiveness efficacy advantage advantages benefits improvements results"
+    # "GIH: Extensive Experimental Results": the experiments, not what they test.
+    " extensive experimental experiments empirical evaluation evaluations"
 )
 _CLAUSE_STARTS = word_set("which that who whose where whereas while and or but thus hence also")
 # "AugCLIP: Yet Effective Evaluation Metric": "simple yet effective" cut after "simple" (but "YaRN: Yet
@@ -82,7 +84,9 @@ _LIST_MARKER = re.compile(r"(?<![A-Za-z])\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")  # n
 _FIRST_PERSON = word_set("we our us")
 # "Analyze, and Evaluate a Novel ...": the tail of a list of verbs.
 _LEADING_LIST = re.compile(r"^[A-Z][a-z]+, (?:and|or) ")
-_MARKUP = re.compile(r"[\\$*_`{}^~|<>#]|\*\*|\]\(")
+# ("N > 5000 LLMs": a comparison before a number is text; "Xk+1 = Xk - αk" and "-DP", where the math
+# around a word was dropped, are formulas.)
+_MARKUP = re.compile(r"[\\$*_`{}^~|#]|(?<!\s)[<>]|[<>](?!\s\d)|\*\*|\]\(|\s=\s|(?:^|\s)-\w")
 _STATEMENT = re.compile(
     r"\b(?:[Ii]s|[Aa]re)\s+(?i:a|an|the|particularly|very|highly|often|critical|crucial|important|essential|widely|"
     r"increasingly|central|key|becoming|still|typically|usually|commonly|prevalent|ubiquitous|popular|common)\b",
@@ -127,6 +131,26 @@ _WORD = re.compile(r"[^\s]+")
 _CAMEL_START = re.compile(r"^[a-z]+[A-Z]")
 _IS_ARE = re.compile(r"\s(?:[Ii]s|[Aa]re)\s")
 _CUT_OR_LEAD = _CUT_STARTS | _LEAD_INS
+# "Framework for Global Convergence ... for Global Convergence": a phrase said twice (a compression's echo).
+_REPEATED = re.compile(r"\b(\w{3,} \w{3,})\b.*\b\1\b", re.I)
+# "... Diffusion Models, in Which the Prior Distribution", "Algorithms Whose Utility Bound": a relative
+# clause lifted from a sentence (a title asks "Which ...?" only as a question).
+_RELATIVE = re.compile(r"(?<=\w)(?:,?\s+(?:in|on|of|for|by|to|under|with|from)\s+(?:[Ww]hich|[Ww]hom)|\s+(?:[Ww]hose|[Ww]hich))\s")
+# "Characterize the ...", "Consider Gradient Descent ...": a sentence's verb, the subject cut off.
+_VERB_LED = word_set(
+    "characterize characterise consider propose introduce present develop design study investigate analyze "
+    "analyse examine explore establish prove provide derive identify address tackle formulate find build "
+    "construct release curate offer leverage extend reveal argue describe report evaluate aim seek apply "
+    "demonstrate show obtain achieve employ utilize"
+)
+# "SURE: Inspired by ...", "R-SCORE: As a Recursive ...", "Slerp: When Integrated with ...": a
+# sentence's lead-in where a name's description should be ("X: From A to B" is a title).
+_DESCRIPTION_STARTS = word_set(
+    "since unlike although though because despite whereas as given into with by via at and or but nor of "
+    "existing prior previous traditional conventional extensive"
+)
+# "The Recently Proposed ...", "The Existing ...": others' work.
+_THE_BACKGROUND = word_set("recently existing prior previous traditional conventional")
 @lru_cache(maxsize=1)
 def field_words() -> frozenset[str]:
     """Return the words most abstracts use, a field's words (generator/data/field_words.txt)."""
@@ -172,6 +196,19 @@ def _only_field_words(words: list[str]) -> bool:
     )
 
 
+def _opens_description_badly(title: str) -> bool:
+    """Return True when the part after "NAME: " opens as a sentence's lead-in ("Inspired by", "As a", "When Integrated")."""
+    if ": " not in title:
+        return False
+    words = title.split(": ", 1)[1].lower().split()
+    if not words:
+        return False
+    first = words[0].strip(",")
+    return first in _DESCRIPTION_STARTS or first in _LEAD_INS or (
+        first in ("when", "while", "if", "once") and len(words) > 1 and words[1].endswith("ed")
+    ) or first in ("recent", "recently")
+
+
 def title_defects(title: str) -> list[str]:
     """Return what a reader would see as broken in `title` (empty when it reads clean).
 
@@ -189,7 +226,8 @@ def title_defects(title: str) -> list[str]:
     "Is" or "Can" outside a question, or a sentence's fronted phrase "For Generation, ...", a relative
     clause after a comma ", Which Enables ...", or holding a list marker such as "(1)"), "sentence" (a
     statement such as "X Is an Important Component" or "Deep Learning Has Advanced ..." instead of a title),
-    "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability").
+    "casing" (all capitals, a lowercase start, or acronym casing inside a word like "cApability" or "REward"),
+    "repeated" (a phrase said twice: "... for Global Convergence ... for Global Convergence").
     """
     defects = []
     if _MARKUP.search(title) or _LONE_SCRIPT.search(title):
@@ -204,7 +242,7 @@ def title_defects(title: str) -> list[str]:
     segment_starts = {0} | {i + 1 for i, w in enumerate(tokens) if w.endswith((":", "?"))}
     # A segment may start "This Is ..." but not "This Symmetry ...": that "this" points outside.
     leading = any(
-        words[i] in _REFERENCES and words[i + 1 : i + 2] not in (["is"], ["are"])
+        (words[i] in _REFERENCES or words[i] == "it") and words[i + 1 : i + 2] not in (["is"], ["are"])
         for i in segment_starts
         if i + 1 < len(words)
     )
@@ -246,10 +284,12 @@ def title_defects(title: str) -> list[str]:
         _LIFTED_NAMING.search(title)
     ) or (
         # "Even Though Memorization": a subordinate clause's opening.
-        words[:2] in (["even", "though"], ["even", "if"], ["even", "when"])
+        words[:2] in (["even", "though"], ["even", "if"], ["even", "when"], ["for", "example"], ["for", "instance"])
     ) or (
         any(_FRONTED.match(segment) for segment in title.split(": "))
-        or (not question and _COMMA_CLAUSE.search(title))
+        or (not question and (_COMMA_CLAUSE.search(title) or _RELATIVE.search(title)))
+    ) or (words and words[0] in _VERB_LED and words[1:2] != ["of"] and not title.split()[0].endswith(":")) or (
+        _opens_description_badly(title)
     ):
         # "WizardMath: Which Enhances ...": a relative clause where a description should be.
         defects.append("fragment")
@@ -269,7 +309,12 @@ def title_defects(title: str) -> list[str]:
     ):
         # "Large Language Models", "Graph Neural Networks", "Existing Offline RL Approaches": the field, not the paper.
         defects.append("generic")
-    if ": " not in title and words and (words[0] in _BACKGROUND_STARTS or words[0] in _COUNTS or words[0].isdigit()):
+    if _REPEATED.search(title):
+        defects.append("repeated")
+    if ": " not in title and words and (
+        words[0] in _BACKGROUND_STARTS or words[0] in _COUNTS or words[0].isdigit()
+        or any(i + 1 < len(words) and words[i] == "the" and words[i + 1] in _THE_BACKGROUND for i in (0, 1))
+    ):
         # "Existing Offline RL Approaches", "Two Approximation Schemes": the background or a counted side detail.
         defects.append("detail")
     elif _COUNTED_DETAIL.search(title):

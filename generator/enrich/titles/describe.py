@@ -17,7 +17,7 @@ _LEADERS = re.compile(
     r"solve) (?:this|these|the)(?: \w+){0,2}|"
     r"in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|to this end|"
     r"motivated by (?:this|these)(?: \w+)?|"
-    r"building on (?:this|these)(?: \w+)?|concretely|instead|however|moreover|finally|overall)\s*,?\s*)+",
+    r"building on (?:this|these)(?: \w+)?|concretely|instead|however|moreover|finally|overall)(?![\w-])\s*,?\s*)+",
     re.I,
 )
 _CUT = re.compile(
