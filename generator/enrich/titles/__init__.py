@@ -134,13 +134,18 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
             # A paper without a name is titled after the sentence that says what it does, when one does:
             # the opening and the background are what a reader calls a bad title.
             parts = sentences(plain)[:READ_SENTENCES]
-            stated = contribution_index(parts, sentence_scores(parts, model.sentence))
+            scores = sentence_scores(parts, model.sentence)
+            stated = contribution_index(parts, scores)
             if stated is not None:
                 ranked = [i for i in ranked if candidates[i].sentence == stated] + [
                     i for i in ranked if candidates[i].sentence != stated]
-                rendered = _rendered(parts[stated], stated, candidates, ranked, max_chars, model)
-                if rendered is not None and RENDER_FIRST:
-                    return _keep_name(name, rendered, max_chars)
+                # The contribution sentence's clause, else the next-best sentence saying what the paper does.
+                others_stating = sorted((i for i in range(len(scores)) if i != stated and states_contribution(parts[i])),
+                                        key=lambda i: (-scores[i], i))
+                for at in [stated, *others_stating[:_OTHER_STATING]]:
+                    rendered = _rendered(parts[at], at, candidates, ranked, max_chars, model)
+                    if rendered is not None:
+                        return _keep_name(name, rendered, max_chars)
         for index in ranked:
             if attempt_name and any(other in candidates[index].text for other in others):
                 continue
@@ -206,9 +211,10 @@ def _reads_as_headline(title: str, candidate: Candidate, opening: list[str], mod
     return True
 
 
-RENDER_FIRST = True
+#: Sentences besides the contribution sentence whose clause may title the paper.
+_OTHER_STATING = 2
 #: The candidates that describe the name itself (`describe.py`), kept over the sentence it is introduced in.
-_OWN_DESCRIPTIONS = frozenset(("expansion", "combined"))
+_OWN_DESCRIPTIONS = frozenset(("expansion", "combined", "appositive", "before", "copula"))
 
 
 def _named_confidence(candidates: list[Candidate], model: TitleModel) -> float:

@@ -30,7 +30,7 @@ from .compress import PARENTHETICAL
 _SUBJECT = r"(?:we|us to|this (?:paper|work|study|article)|our (?:work|paper|study))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|first\s+|then\s+|instead\s+|here\s+)?"
 _VERB = re.compile(
     rf"\b{_SUBJECT}(introduc|propos|present|develop|design|devis|formulat|construct|buil[dt]|creat|"
-    r"stud(?:y|ie)|investigat|explor|examin|analy[sz]|revisit|characteri[sz]|"
+    r"stud(?:y|ie)|investigat|explor|examin|analy[sz]|revisit|characteri[sz]|consider|"
     r"show|demonstrat|prov|find|found|reveal|establish|argu|observ|uncover|discover|"
     r"aim|seek)(?:e|es|ed|d|s|ing)?\b\s*",
     re.I,
@@ -39,7 +39,7 @@ _KIND = {
     "introduc": "propose", "propos": "propose", "present": "propose", "develop": "propose", "design": "propose",
     "devis": "propose", "formulat": "propose", "construct": "propose", "build": "propose", "built": "propose",
     "creat": "propose", "study": "study", "studie": "study", "investigat": "study", "explor": "study",
-    "examin": "study", "analys": "study", "analyz": "study", "revisit": "study", "characteris": "study",
+    "examin": "study", "consider": "study", "analys": "study", "analyz": "study", "revisit": "study", "characteris": "study",
     "characteriz": "study", "show": "show", "demonstrat": "show", "prov": "show", "find": "show", "found": "show",
     "reveal": "show", "establish": "show", "argu": "show", "observ": "show", "uncover": "show",
     "discover": "show", "aim": "aim", "seek": "aim",
@@ -65,29 +65,35 @@ _BOUNDARY = re.compile(
 # ("tailored to children's speech", "robust to noise": "to" after a participle or adjective is no purpose.)
 _PURPOSE = re.compile(
     r"(?<!ed)(?<!\bdue)(?<!\bclose)(?<!\bsimilar)(?<!\brobust)(?<!\bapplicable)(?<!\binvariant)(?<!\bequivalent)"
+    # ("without the need to ...", "the ability to ...": the noun needs its "to")
+    r"(?<!\bneed)(?<!\bability)(?<!\bway)(?<!\bable)(?<!\bcapability)(?<!\btendency)(?<!\bfailure)"
     r"\s+to\s+(?:better\s+|effectively\s+|efficiently\s+)?[a-z]+\b(?<!\bto be)(?!')"
 )
 # The words before the object that a title leaves out ("a" stays: "A Class of ...", "A Framework for ...").
-_OPENING = re.compile(
-    r"^(?:(a|an|the)\s+)?(?:(?:new|novel|simple|general|first|unified|principled|effective|efficient|"
-    r"innovative|straightforward|comprehensive|systematic|generic|yet|and|,)\s+)*",
-    re.I,
-)
+# ("A New Concept in ...", "A Systematic Investigation into ..." keep their word: only praise a title never
+# says goes.)
+_OPENING = re.compile(r"^(?:(a|an|the)\s+)?(?:(?:novel|innovative|first|and|,)\s+)*", re.I)
 # Where a long object may be shortened: before a phrase saying what for, where or how.
 _SHORTEN_BEFORE = frozenset(("for", "in", "on", "with", "via", "using", "through", "under", "across", "by", "from",
-                             "without", "at", "to", "that", "toward", "towards", "against", "beyond",
+                             "without", "at", "that", "toward", "towards", "against", "beyond",
                              # a participle or adjective after the noun: "Model Capable of ...", "... Designed for"
                              "capable", "designed", "tailored", "specifically", "equipped", "trained", "based",
                              "built", "consisting", "comprising", "containing", "enabling", "leveraging"))
 _AUXILIARIES = frozenset(("can", "could", "do", "does", "did", "is", "are", "was", "were", "will", "would",
                           "should", "might", "may", "has", "have"))
+_PROBLEM_OF = re.compile(r"^(?:the|a)\s+(?:\w+\s+){0,2}(?:problem|task|challenge|question|setting|issue)\s+of\s+(?=\w)",
+                         re.I)
 _QUESTION_WORDS = frozenset(("how", "why", "when", "what", "which"))
 # "these methods": a pointer into the abstract, dropped ("the" where a noun needs an article).
 _POINTERS = re.compile(r"\b(?:these|those|such)\s+(?!as\b)(?=['‘“\"]?[a-z])", re.I)
 # "reasoning in this framework": a phrase that points into the abstract says nothing in a title.
-_HERE = re.compile(r"(?:^|\s+)(?:in|of|for|with|under|within) (?:this|these|our) \w+(?= |,|$)", re.I)
+_HERE = re.compile(
+    r"(?:^|\s+)(?:in|of|for|with|under|within) (?:this|these|our) (?:paper|work|study|setting|settings|framework|"
+    r"regime|context|case|cases|way|manner|direction|domain|area|field|scenario|scenarios|sense|article)(?= |,|$)",
+    re.I,
+)
 # Quotes around a phrase ("'lines of thought'"), not an apostrophe ("model's").
-_QUOTES = re.compile(r"(?<!\w)['‘“\"]|['’”\"](?!\w)")
+_QUOTES = re.compile(r"(?<!\w)['‘“\"]([^'‘’“”\"]{1,80})['’”\"](?!\w)")
 MAX_WORDS = 14
 _MIN_WORDS = 2
 
@@ -102,7 +108,7 @@ def render_clause(sentence: str) -> list[str]:
     stem = match.group(1).lower()
     kind = _KIND.get(stem, _KIND.get(stem.rstrip("e"), ""))
     rest = sentence[match.end():].strip().rstrip(".")
-    rest = _QUOTES.sub("", _POINTERS.sub("", _HERE.sub("", rest)))
+    rest = _QUOTES.sub(r"\1", _POINTERS.sub("", _HERE.sub("", rest)))
     if kind == "show":
         return _claim(rest)
     if kind == "aim":
@@ -157,6 +163,10 @@ def _studied(rest: str) -> list[str]:
         # "how different factors, such as ..., impact ...": a question cut at a comma has lost its verb.
         cut_at_comma = rest[len(clause):].lstrip().startswith(",")
         return [clause] if 3 <= len(clause.split()) <= MAX_WORDS and not cut_at_comma else []
+    problem = _PROBLEM_OF.match(rest)
+    if problem:
+        # "we study the problem of predicting X" -> "Predicting X" (not "On the Problem of Predicting X").
+        return _object(rest[problem.end():], keep_article=True)
     if first == "the":
         return [f"On {phrase}" for phrase in _object(rest, keep_article=True)]
     return _object(rest)
@@ -241,7 +251,7 @@ def render_named(sentence: str, name: str) -> list[str]:
     if appositive:
         rest = after[appositive.end():]
         article = (appositive.group(1) or "").lower()
-        return _object(("a " if article in ("a", "an") else "") + _QUOTES.sub("", _POINTERS.sub("", rest)))
+        return _object(("a " if article in ("a", "an") else "") + _QUOTES.sub(r"\1", _POINTERS.sub("", rest)))
     does = _WHICH_DOES.match(after)
     if does and _gerund(_stem(does.group(1).lower())):
         # "RevGuard, which adds auxiliary variables to the objective" -> "Adding Auxiliary Variables to the Objective".
@@ -255,5 +265,5 @@ def render_named(sentence: str, name: str) -> list[str]:
         # The name inside its own description ("a novel SpaceGNN model designed for ...") or after it.
         naming = _NAMING.search(before)
         said = before[: naming.start()] if naming and naming.group(0).strip(" ,") else f"{before}{after}"
-        return _object(_QUOTES.sub("", _POINTERS.sub("", " ".join(said.split()))))
+        return _object(_QUOTES.sub(r"\1", _POINTERS.sub("", " ".join(said.split()))))
     return []

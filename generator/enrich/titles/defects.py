@@ -57,7 +57,7 @@ _GENERIC = SMALL_WORDS | word_set(
     # "GIH: Extensive Experimental Results": the experiments, not what they test.
     " extensive experimental experiments empirical evaluation evaluations"
 )
-_CLAUSE_STARTS = word_set("which that who whose where whereas while and or but thus hence also")
+_CLAUSE_STARTS = word_set("which that who whose where whereas whereby while and or but thus hence also")
 # "AugCLIP: Yet Effective Evaluation Metric": "simple yet effective" cut after "simple" (but "YaRN: Yet
 # Another RoPE Extension Method" is the name's own expansion).
 _YET_ADJECTIVES = word_set(
@@ -135,7 +135,11 @@ _CUT_OR_LEAD = _CUT_STARTS | _LEAD_INS
 _REPEATED = re.compile(r"\b(\w{3,} \w{3,})\b.*\b\1\b", re.I)
 # "... Diffusion Models, in Which the Prior Distribution", "Algorithms Whose Utility Bound": a relative
 # clause lifted from a sentence (a title asks "Which ...?" only as a question).
-_RELATIVE = re.compile(r"(?<=\w)(?:,?\s+(?:in|on|of|for|by|to|under|with|from)\s+(?:[Ww]hich|[Ww]hom)|\s+(?:[Ww]hose|[Ww]hich))\s")
+# "Under Mild Assumptions That a Student Model": a "that" clause opened and cut.
+_RELATIVE = re.compile(
+    r"(?<=\w)(?:,?\s+(?:in|on|of|for|by|to|under|with|from)\s+(?:[Ww]hich|[Ww]hom)|\s+(?:[Ww]hose|[Ww]hich|[Ww]hereby)"
+    r"|\s+That(?=\s+(?:[Aa]|[Aa]n|[Tt]he)\s))\s"
+)
 # "Characterize the ...", "Consider Gradient Descent ...": a sentence's verb, the subject cut off.
 _VERB_LED = word_set(
     "characterize characterise consider propose introduce present develop design study investigate analyze "
