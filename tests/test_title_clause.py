@@ -40,9 +40,9 @@ from generator.enrich.titles.compress import PARENTHETICAL
             "zero padding to increase their expressiveness.",
             "On the Universality of Augmented Invertible Networks",
         ),
-        # An aim said as a gerund, the pointer "these" and the quotes left out.
+        # An aim said as a gerund, the quotes left out.
         (
-            "We aim to characterize the statistical properties of ensembles of these 'lines of thought.' We observe "
+            "We aim to characterize the statistical properties of ensembles of 'lines of thought.' We observe "
             "that trajectories cluster.",
             "Characterizing the Statistical Properties of Ensembles of Lines of Thought",
         ),
@@ -58,6 +58,28 @@ def test_the_contribution_clause_is_said_whole_as_a_title(sentence: str, title: 
     rendered = [polish(text) for text in render_clause(sentence)]
     assert rendered[0] == title
     assert title_defects(rendered[0]) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # A vague head or a generic one before a field: a reader cannot tell the paper by it.
+        "In this work, we investigate a typical scenario in code generation where a developer edits code.",
+        "We propose a novel approach for membership inference, applicable to sets of records.",
+        "We then study the attacker's perspective, finding that attacks improve with compute.",
+        # A side result.
+        "Additionally, we observed that the rollout method is more robust than generic attention.",
+    ],
+)
+def test_a_vague_or_secondary_clause_is_no_title(sentence: str) -> None:
+    assert render_clause(sentence) == []
+
+
+def test_a_clause_pointing_outside_itself_is_rejected_not_mended() -> None:
+    # "we propose Backtracking Correction to address these limitations": dropping "these" left
+    # "Backtracking Correction to Address Limitations", which a reader called bad.
+    rendered = [polish(t) for t in render_clause("In this paper, we study these types of methods through a lens.")]
+    assert all("reference" in title_defects(title) for title in rendered)
 
 
 def test_a_sentence_without_a_stated_contribution_has_no_clause() -> None:

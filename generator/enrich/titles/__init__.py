@@ -20,7 +20,7 @@ from ...read.hyphenation import dehyphenate
 from ...text import clean, plain_from_clean
 from .candidates import Candidate, generate, sentences
 from .choice import choose_name
-from .clause import render_clause, render_named
+from .clause import render_clause, render_named, vague
 from .cleaning import SMALL_WORDS, drop_dangling, math_as_text, mend_expansion, polish
 from .contribution import (
     READ_SENTENCES,
@@ -200,7 +200,7 @@ def _reads_as_headline(title: str, candidate: Candidate, opening: list[str], mod
     measured on the corpora's titles.
     """
     words = _words(title)
-    if names_the_opening(field_core(words), opening):
+    if names_the_opening(field_core(words), opening) or vague(title):
         return False
     if candidate.kind != "show" and _FINITE.search(title):
         return False

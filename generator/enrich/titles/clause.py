@@ -53,7 +53,10 @@ _BOUNDARY = re.compile(
     # (a sentence the splitter left joined: "... of thought.' We observe")
     r"|[.!?]['’”\"_]*\s+(?=[A-Z])"
     r"|\s+(?:focusing|mainly|including|considering|especially|particularly|namely)\s"
-    r"|\s+(?:which|that|where|whereby|whose|wherein|who|whom|so that|such that|in order to|thereby|while|whereas)\s"
+    r"|\s+(?:which|where|whereby|whose|wherein|who|whom|so that|such that|in order to|thereby|while|whereas)\s"
+    # ("the assumption that ...", "the fact that ...": a "that" the noun needs)
+    r"|(?<!assumption)(?<!fact)(?<!idea)(?<!hypothesis)(?<!observation)(?<!notion)(?<!claim)(?<!insight)"
+    r"(?<!finding)(?<!evidence)(?<!intuition)(?<!conjecture)(?<!premise)(?<!belief)\s+that\s"
     r"|\s+(?:in|through|by|for|under|with|from|on|of) (?:which|whom)\s"
     r"|\s+and\s+(?:then\s+)?(?:show|shows|demonstrate|find|prove|evaluate|validate|apply|use|propose|introduce|"
     r"present|provide|conduct|theoretically|empirically|further|also|achieve|obtain|derive|establish|analy[sz]e|"
@@ -83,9 +86,10 @@ _AUXILIARIES = frozenset(("can", "could", "do", "does", "did", "is", "are", "was
                           "should", "might", "may", "has", "have"))
 _PROBLEM_OF = re.compile(r"^(?:the|a)\s+(?:\w+\s+){0,2}(?:problem|task|challenge|question|setting|issue)\s+of\s+(?=\w)",
                          re.I)
+_THAT_NOUNS = frozenset(("assumption", "fact", "idea", "hypothesis", "observation", "notion", "claim", "insight",
+                         "finding", "evidence", "intuition", "conjecture", "premise", "belief"))
+_CALLED = re.compile(r"\s(?:called|named|dubbed|termed|coined)\s+(?=[A-Z])")
 _QUESTION_WORDS = frozenset(("how", "why", "when", "what", "which"))
-# "these methods": a pointer into the abstract, dropped ("the" where a noun needs an article).
-_POINTERS = re.compile(r"\b(?:these|those|such)\s+(?!as\b)(?=['‘“\"]?[a-z])", re.I)
 # "reasoning in this framework": a phrase that points into the abstract says nothing in a title.
 _HERE = re.compile(
     r"(?:^|\s+)(?:in|of|for|with|under|within) (?:this|these|our) (?:paper|work|study|setting|settings|framework|"
@@ -105,21 +109,61 @@ def render_clause(sentence: str) -> list[str]:
     match = _VERB.search(sentence)
     if match is None:
         return []
+    if _SECONDARY.match(sentence) or _SECONDARY_SUBJECT.search(match.group(0)):
+        return []  # "Additionally, we observed that ...", "We then study ...": a side result, not the paper
     stem = match.group(1).lower()
     kind = _KIND.get(stem, _KIND.get(stem.rstrip("e"), ""))
     rest = sentence[match.end():].strip().rstrip(".")
-    rest = _QUOTES.sub(r"\1", _POINTERS.sub("", _HERE.sub("", rest)))
+    # ("these limitations" stays: a title pointing outside itself is a defect the caller rejects.)
+    rest = _QUOTES.sub(r"\1", _HERE.sub("", rest))
     if kind == "show":
-        return _claim(rest)
-    if kind == "aim":
-        return _aim(rest)
-    if kind == "study":
-        return _studied(rest)
-    if kind == "propose":
-        if rest.lower().startswith("to "):
-            return _aim(rest)
-        return _object(rest)
-    return []
+        said = _claim(rest)
+    elif kind == "aim":
+        said = _aim(rest)
+    elif kind == "study":
+        said = _studied(rest)
+    elif kind == "propose":
+        said = _aim(rest) if rest.lower().startswith("to ") else _object(rest)
+    else:
+        said = []
+    return [text for text in said if not vague(text)]
+
+
+_SECONDARY = re.compile(
+    r"^(?:additionally|moreover|furthermore|besides|finally|lastly|also|further|second(?:ly)?|third(?:ly)?|"
+    r"in addition|beyond this|as a byproduct)\b",
+    re.I,
+)
+_SECONDARY_SUBJECT = re.compile(r"\b(?:also|further|then)\b", re.I)
+# The head a title needs a subject for: "A Typical Scenario", "On the Attacker's Perspective".
+_VAGUE = frozenset((
+    "scenario", "scenarios", "setting", "settings", "perspective", "perspectives", "class", "classes", "aspect",
+    "aspects", "type", "types", "kind", "kinds", "way", "ways", "structure", "structures", "issue", "issues",
+    "phenomenon", "phenomena", "problem", "problems", "question", "questions", "family", "variety", "range",
+    "number", "set", "series", "data", "limitations", "challenges",
+))
+#: Of those, the words a title still may end on ("... for Minimax Problems", "... from Data").
+_FINE_END = frozenset(("problem", "problems", "data", "set", "series", "number", "range", "family", "variety",
+                       "question", "questions"))
+# "An Approach for Membership Inference", "A Framework for Linear Self-Attention": a generic head and a field.
+_GENERIC_HEAD = re.compile(
+    r"^(?:an?\s+)?(?:\w+\s+)?(?:approach|framework|method|technique|model|algorithm|system|strategy|scheme|pipeline|"
+    r"paradigm|solution|tool)s?\s+(?:for|to|of|in|on)\s+\S+(?:\s+\S+)?$",
+    re.I,
+)
+
+
+def vague(text: str) -> bool:
+    """Return True for a clause a reader cannot tell the paper by: a vague head ("A Typical Scenario") or a
+    generic one before a field ("An Approach for Membership Inference")."""
+    words = [w.strip(",.;:'’").lower() for w in text.split()]
+    if not words:
+        return True
+    at = next((i for i, w in enumerate(words) if i > 0 and (w in _SHORTEN_BEFORE or w == "of")), len(words))
+    # The head noun before the first phrase, and how much the phrase after it says.
+    head, after = words[at - 1], len(words) - at - 1
+    vague_end = words[-1] in _VAGUE and words[-1] not in _FINE_END
+    return vague_end or (head in _VAGUE and after <= 2) or bool(_GENERIC_HEAD.match(text))
 
 
 def _claim(rest: str) -> list[str]:
@@ -174,12 +218,18 @@ def _studied(rest: str) -> list[str]:
 
 def _object(rest: str, keep_article: bool = False) -> list[str]:
     """The object of "we propose": up to its first clause boundary, shortened before a phrase when too long."""
+    problem = _PROBLEM_OF.match(rest)
+    if problem:
+        rest, keep_article = rest[problem.end():], True  # "we introduce the task of X" -> "X"
     if not keep_article:
         opening = _OPENING.match(rest)
         if opening:
             article = (opening.group(1) or "").lower()
             rest = ("a " if article in ("a", "an") else "") + rest[opening.end():]
     phrase = _until_boundary(rest)
+    called = _CALLED.search(phrase)
+    if called and len(phrase[called.end():].split()) >= 2:
+        phrase = phrase[called.end():]  # "a framework named Coupling Category Alignment for GDA" -> its name
     purpose = _PURPOSE.search(phrase)
     if purpose and len(phrase[: purpose.start()].split()) >= 3:
         phrase = phrase[: purpose.start()]
@@ -188,7 +238,8 @@ def _object(rest: str, keep_article: bool = False) -> list[str]:
         return []
     # (Not right after another such word: "... Tasks Specifically Tailored" is cut before "specifically".)
     cuts = [i for i in range(3, min(len(words), MAX_WORDS + 1))
-            if words[i].lower() in _SHORTEN_BEFORE and words[i - 1].lower() not in _SHORTEN_BEFORE]
+            if words[i].lower() in _SHORTEN_BEFORE and words[i - 1].lower() not in _SHORTEN_BEFORE
+            and not (words[i].lower() == "that" and words[i - 1].lower().strip(",") in _THAT_NOUNS)]
     return ([phrase] if len(words) <= MAX_WORDS else []) + [" ".join(words[:cut]) for cut in reversed(cuts)]
 
 
@@ -251,7 +302,7 @@ def render_named(sentence: str, name: str) -> list[str]:
     if appositive:
         rest = after[appositive.end():]
         article = (appositive.group(1) or "").lower()
-        return _object(("a " if article in ("a", "an") else "") + _QUOTES.sub(r"\1", _POINTERS.sub("", rest)))
+        return _object(("a " if article in ("a", "an") else "") + _QUOTES.sub(r"\1", rest))
     does = _WHICH_DOES.match(after)
     if does and _gerund(_stem(does.group(1).lower())):
         # "RevGuard, which adds auxiliary variables to the objective" -> "Adding Auxiliary Variables to the Objective".
@@ -265,5 +316,5 @@ def render_named(sentence: str, name: str) -> list[str]:
         # The name inside its own description ("a novel SpaceGNN model designed for ...") or after it.
         naming = _NAMING.search(before)
         said = before[: naming.start()] if naming and naming.group(0).strip(" ,") else f"{before}{after}"
-        return _object(_QUOTES.sub(r"\1", _POINTERS.sub("", " ".join(said.split()))))
+        return _object(_QUOTES.sub(r"\1", " ".join(said.split())))
     return []

@@ -27,14 +27,14 @@ _ENDING_VERBS = word_set(
     "reduces increases enhances generates learns captures exploits solves predicts produces includes contains "
     "supports operates occurs fails succeeds works spread presented proposed introduced described discussed "
     "considered studied shown given used observed reported employed adopted utilized prove show demonstrate "
-    "propose introduce analyze analyse"
+    "propose introduce analyze analyse address tackle overcome mitigate alleviate resolve use"
 )
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
 _BAD_ENDINGS = ((SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}) | _ENDING_VERBS
 # "Since AI Models", "Unlike Diffusion Models": a subordinate clause's opening, not a title.
 _SUBORDINATE_STARTS = word_set("since unlike although though because despite whereas whether as for")
 # "Of Multi-View Video Generation", "Given Two Pre-Trained Models": the start of a phrase cut off.
-_CUT_STARTS = word_set("of and or but nor given into with by from via at")
+_CUT_STARTS = word_set("of and or but nor given into with by from via at in")
 # "... Framework for Selecting": a verb's "-ing" whose object was cut. Real titles end on gerunds
 # that are nouns ("via Watermarking", "for Pansharpening"): only these verbs are taken as cut.
 _CUT_GERUNDS = word_set(
@@ -137,7 +137,7 @@ _REPEATED = re.compile(r"\b(\w{3,} \w{3,})\b.*\b\1\b", re.I)
 # clause lifted from a sentence (a title asks "Which ...?" only as a question).
 # "Under Mild Assumptions That a Student Model": a "that" clause opened and cut.
 _RELATIVE = re.compile(
-    r"(?<=\w)(?:,?\s+(?:in|on|of|for|by|to|under|with|from)\s+(?:[Ww]hich|[Ww]hom)|\s+(?:[Ww]hose|[Ww]hich|[Ww]hereby)"
+    r"(?<=\w)(?:,?\s+(?:in|on|of|for|by|to|under|with|from)\s+(?:[Ww]hich|[Ww]hom)|\s+(?:[Ww]hose|[Ww]hich|[Ww]hereby|[Ww]herein|[Ww]here)"
     r"|\s+That(?=\s+(?:[Aa]|[Aa]n|[Tt]he)\s))\s"
 )
 # "Characterize the ...", "Consider Gradient Descent ...": a sentence's verb, the subject cut off.
@@ -145,13 +145,13 @@ _VERB_LED = word_set(
     "characterize characterise consider propose introduce present develop design study investigate analyze "
     "analyse examine explore establish prove provide derive identify address tackle formulate find build "
     "construct release curate offer leverage extend reveal argue describe report evaluate aim seek apply "
-    "demonstrate show obtain achieve employ utilize"
+    "demonstrate show obtain achieve employ utilize replace"
 )
 # "SURE: Inspired by ...", "R-SCORE: As a Recursive ...", "Slerp: When Integrated with ...": a
 # sentence's lead-in where a name's description should be ("X: From A to B" is a title).
 _DESCRIPTION_STARTS = word_set(
     "since unlike although though because despite whereas as given into with by via at and or but nor of "
-    "existing prior previous traditional conventional extensive"
+    "existing prior previous traditional conventional extensive to two three four five six"
 )
 # "The Recently Proposed ...", "The Existing ...": others' work.
 _THE_BACKGROUND = word_set("recently existing prior previous traditional conventional")
@@ -208,7 +208,8 @@ def _opens_description_badly(title: str) -> bool:
     if not words:
         return False
     first = words[0].strip(",")
-    return first in _DESCRIPTION_STARTS or first in _LEAD_INS or (
+    # ("MallowsPO: Empirically How to Use": an adverb of the sentence, not a description)
+    return first in _DESCRIPTION_STARTS or first in _LEAD_INS or first.endswith("ally") or (
         first in ("when", "while", "if", "once") and len(words) > 1 and words[1].endswith("ed")
     ) or first in ("recent", "recently")
 
