@@ -86,6 +86,7 @@ _AUXILIARIES = frozenset(("can", "could", "do", "does", "did", "is", "are", "was
                           "should", "might", "may", "has", "have"))
 _PROBLEM_OF = re.compile(r"^(?:the|a)\s+(?:\w+\s+){0,2}(?:problem|task|challenge|question|setting|issue)\s+of\s+(?=\w)",
                          re.I)
+_ADVERB = re.compile(r"^[a-z]+ly\s+(?=(?:the|a|an|how|whether|why|what)\b)", re.I)
 _THAT_NOUNS = frozenset(("assumption", "fact", "idea", "hypothesis", "observation", "notion", "claim", "insight",
                          "finding", "evidence", "intuition", "conjecture", "premise", "belief"))
 _CALLED = re.compile(r"\s(?:called|named|dubbed|termed|coined)\s+(?=[A-Z])")
@@ -145,6 +146,8 @@ _VAGUE = frozenset((
 #: Of those, the words a title still may end on ("... for Minimax Problems", "... from Data").
 _FINE_END = frozenset(("problem", "problems", "data", "set", "series", "number", "range", "family", "variety",
                        "question", "questions"))
+_GENERIC_NOUNS = frozenset(("method", "methods", "approach", "framework", "model", "models", "algorithm", "dataset",
+                            "benchmark", "system", "technique", "strategy", "tool", "pipeline", "solution"))
 # "An Approach for Membership Inference", "A Framework for Linear Self-Attention": a generic head and a field.
 _GENERIC_HEAD = re.compile(
     r"^(?:an?\s+)?(?:\w+\s+)?(?:approach|framework|method|technique|model|algorithm|system|strategy|scheme|pipeline|"
@@ -163,7 +166,9 @@ def vague(text: str) -> bool:
     # The head noun before the first phrase, and how much the phrase after it says.
     head, after = words[at - 1], len(words) - at - 1
     vague_end = words[-1] in _VAGUE and words[-1] not in _FINE_END
-    return vague_end or (head in _VAGUE and after <= 2) or bool(_GENERIC_HEAD.match(text))
+    # ("A Purely Self-Supervised Method", "A High-Quality Medical Dataset": praise and a generic noun)
+    bare = len(words) <= 4 and words[-1] in _GENERIC_NOUNS
+    return vague_end or bare or (head in _VAGUE and after <= 2) or bool(_GENERIC_HEAD.match(text))
 
 
 def _claim(rest: str) -> list[str]:
@@ -191,6 +196,7 @@ def _aim(rest: str) -> list[str]:
 
 def _studied(rest: str) -> list[str]:
     """The question or the subject a paper studies: "whether X can Y" -> "Can X Y?", "the X of Y" -> "On the X of Y"."""
+    rest = _ADVERB.sub("", rest)  # "we study thoroughly the question of ..."
     words = rest.split()
     if not words:
         return []
@@ -210,7 +216,10 @@ def _studied(rest: str) -> list[str]:
     problem = _PROBLEM_OF.match(rest)
     if problem:
         # "we study the problem of predicting X" -> "Predicting X" (not "On the Problem of Predicting X").
-        return _object(rest[problem.end():], keep_article=True)
+        rest = rest[problem.end():]
+        if rest.lower().startswith("the "):
+            return [f"On {phrase}" for phrase in _object(rest, keep_article=True)]
+        return _object(rest, keep_article=True)
     if first == "the":
         return [f"On {phrase}" for phrase in _object(rest, keep_article=True)]
     return _object(rest)

@@ -106,7 +106,9 @@ _LONE_SCRIPT = re.compile(r"(?<![\w)\]])[\u00b2\u00b3\u00b9\u2070-\u209f]")
 # "Requires", "Struggle": those verbs are left alone.)
 _BACKGROUND_VERBS = word_set(
     "has have excels excel offers offer provides provide relies rely remains remain aims aim suffers suffer lacks "
-    "lack becomes become typically often commonly usually gained received attracts attracted"
+    "lack becomes become typically often commonly usually gained received attracts attracted "
+    # "... to a Broader Framework and Introduces GEFA", "Fairness-Aware Learning Studies the ...": a sentence's verb
+    "introduces proposes presents studies investigates"
 )
 # "A Teacher-Student Model, Called , to ...": a name the text left out, or the phrase that introduced it.
 _LIFTED_NAMING = re.compile(r"\s,|\b(?:Called|Dubbed|Termed|Namely|Coined)\b")
@@ -145,16 +147,16 @@ _VERB_LED = word_set(
     "characterize characterise consider propose introduce present develop design study investigate analyze "
     "analyse examine explore establish prove provide derive identify address tackle formulate find build "
     "construct release curate offer leverage extend reveal argue describe report evaluate aim seek apply "
-    "demonstrate show obtain achieve employ utilize replace"
+    "demonstrate show obtain achieve employ utilize replace use"
 )
 # "SURE: Inspired by ...", "R-SCORE: As a Recursive ...", "Slerp: When Integrated with ...": a
 # sentence's lead-in where a name's description should be ("X: From A to B" is a title).
 _DESCRIPTION_STARTS = word_set(
     "since unlike although though because despite whereas as given into with by via at and or but nor of "
-    "existing prior previous traditional conventional extensive to two three four five six"
+    "existing prior previous traditional conventional extensive to two three four five six proposed"
 )
 # "The Recently Proposed ...", "The Existing ...": others' work.
-_THE_BACKGROUND = word_set("recently existing prior previous traditional conventional")
+_THE_BACKGROUND = word_set("recently recent existing prior previous traditional conventional")
 @lru_cache(maxsize=1)
 def field_words() -> frozenset[str]:
     """Return the words most abstracts use, a field's words (generator/data/field_words.txt)."""
@@ -318,7 +320,7 @@ def title_defects(title: str) -> list[str]:
         defects.append("repeated")
     if ": " not in title and words and (
         words[0] in _BACKGROUND_STARTS or words[0] in _COUNTS or words[0].isdigit()
-        or any(i + 1 < len(words) and words[i] == "the" and words[i + 1] in _THE_BACKGROUND for i in (0, 1))
+        or any(i + 1 < len(words) and words[i] in ("the", "a") and words[i + 1] in _THE_BACKGROUND for i in (0, 1))
     ):
         # "Existing Offline RL Approaches", "Two Approximation Schemes": the background or a counted side detail.
         defects.append("detail")

@@ -13,7 +13,7 @@ from .cleaning import drop_dangling
 from .names import _VERBS, _joins, _unjoined_starts
 
 _LEADERS = re.compile(
-    r"^(?:(?:in|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|"
+    r"^(?:(?:in(?=\s*,)|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|"
     r"solve) (?:this|these|the)(?: \w+){0,2}|"
     r"in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|to this end|"
     r"motivated by (?:this|these)(?: \w+)?|"
