@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from generator.enrich.titles import infer_title, title_defects
-from generator.enrich.titles.cleaning import polish
 from generator.enrich.titles.clause import render_clause, render_named
+from generator.enrich.titles.cleaning import polish
 from generator.enrich.titles.compress import PARENTHETICAL
 
 

@@ -13,7 +13,6 @@ All functions are pure: text in, text out.
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 
 from ...read.hyphenation import dehyphenate
@@ -34,6 +33,7 @@ from .defects import field_core, title_defects
 from .describe import descriptions
 from .model import TitleModel, load_model
 from .names import NameCandidate, count_word, looks_like_name, name_candidates
+from .unique import unique_titles
 
 __all__ = [
     "InferredTitle", "contribution_index", "count_word", "infer_title", "infer_title_from", "looks_like_name",
@@ -140,8 +140,10 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                 ranked = [i for i in ranked if candidates[i].sentence == stated] + [
                     i for i in ranked if candidates[i].sentence != stated]
                 # The contribution sentence's clause, else the next-best sentence saying what the paper does.
-                others_stating = sorted((i for i in range(len(scores)) if i != stated and states_contribution(parts[i])),
-                                        key=lambda i: (-scores[i], i))
+                others_stating = sorted(
+                    (i for i in range(len(scores)) if i != stated and states_contribution(parts[i])),
+                    key=lambda i: (-scores[i], i),
+                )
                 for at in [stated, *others_stating[:_OTHER_STATING]]:
                     rendered = _rendered(parts[at], at, candidates, ranked, max_chars, model)
                     if rendered is not None:
@@ -383,30 +385,3 @@ def _fallback(
     title = " ".join(drop_dangling(texts[0].split()[:12])) if texts[0] else "Untitled Abstract"
     # A word longer than the limit (a pathological abstract) is cut: a title is never longer.
     return InferredTitle((title or "Untitled Abstract")[:max_chars].rstrip(), source, name, confidence)
-
-
-
-def unique_titles(titles: list[str], disambiguators: list[str]) -> list[str]:
-    """Make titles unique: colliding titles get a distinguishing suffix.
-
-    The suffix is the paper's disambiguator (its collection) where the colliding
-    papers' disambiguators differ, else a number in input order: "X (ICLR 2025)"
-    and "X (ICLR 2026)", but "X (1)" and "X (2)" within one collection.
-    """
-    counts = Counter(t.casefold() for t in titles)
-    kinds: dict[str, set[str]] = defaultdict(set)
-    for title, extra in zip(titles, disambiguators, strict=True):
-        kinds[title.casefold()].add(extra)
-    seen: Counter[str] = Counter()
-    out = []
-    for title, extra in zip(titles, disambiguators, strict=True):
-        key = title.casefold()
-        if counts[key] > 1:
-            seen[key] += 1
-            # One collection's name on every copy would tell no two of them apart.
-            title = f"{title} ({extra})" if extra and len(kinds[key]) > 1 else f"{title} ({seen[key]})"
-        out.append(title)
-    # A suffix could still collide ("X (2)" given twice): fall back to numbers.
-    if len({t.casefold() for t in out}) != len(out):
-        return unique_titles([f"{t}" for t in out], [""] * len(out))
-    return out

@@ -28,7 +28,8 @@ _SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9%)\]\"”'][A-Za-z0-9%)\]\"”'][.!?]
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|resp|cf|approx)\.$", re.I)
 # A sentence's lead-in, a whole word ("In", never the start of "Inspired": "Spired by ..." was a title).
 _LEADERS = re.compile(
-    r"^(?:(?:in(?=\s*,)|to (?:this|that) end|to address (?:this|these)(?: \w+)?|to (?:tackle|overcome|bridge|fill|solve) "
+    r"^(?:(?:in(?=\s*,)|to (?:this|that) end|to address (?:this|these)(?: \w+)?|"
+    r"to (?:tackle|overcome|bridge|fill|solve) "
     r"(?:this|these|the)(?: \w+){0,2}|in this (?:paper|work|study)|here|therefore|thus|specifically|consequently|"
     r"to this end|motivated by (?:this|these)(?: \w+)?|building on (?:this|these)(?: \w+)?|concretely|instead|"
     r"however|moreover|finally|overall|in particular|in addition|additionally|furthermore|first|second|third|"

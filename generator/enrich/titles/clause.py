@@ -27,7 +27,10 @@ import re
 from .cleaning import dictionary
 from .compress import PARENTHETICAL
 
-_SUBJECT = r"(?:we|us to|this (?:paper|work|study|article)|our (?:work|paper|study))\s+(?:\w+ly\s+)?(?:also\s+|further\s+|first\s+|then\s+|instead\s+|here\s+)?"
+_SUBJECT = (
+    r"(?:we|us to|this (?:paper|work|study|article)|our (?:work|paper|study))\s+(?:\w+ly\s+)?"
+    r"(?:also\s+|further\s+|first\s+|then\s+|instead\s+|here\s+)?"
+)
 _VERB = re.compile(
     rf"\b{_SUBJECT}(introduc|propos|present|develop|design|devis|formulat|construct|buil[dt]|creat|"
     r"stud(?:y|ie)|investigat|explor|examin|analy[sz]|revisit|characteri[sz]|consider|"
@@ -39,7 +42,8 @@ _KIND = {
     "introduc": "propose", "propos": "propose", "present": "propose", "develop": "propose", "design": "propose",
     "devis": "propose", "formulat": "propose", "construct": "propose", "build": "propose", "built": "propose",
     "creat": "propose", "study": "study", "studie": "study", "investigat": "study", "explor": "study",
-    "examin": "study", "consider": "study", "analys": "study", "analyz": "study", "revisit": "study", "characteris": "study",
+    "examin": "study", "consider": "study", "analys": "study", "analyz": "study", "revisit": "study",
+    "characteris": "study",
     "characteriz": "study", "show": "show", "demonstrat": "show", "prov": "show", "find": "show", "found": "show",
     "reveal": "show", "establish": "show", "argu": "show", "observ": "show", "uncover": "show",
     "discover": "show", "aim": "aim", "seek": "aim",
@@ -202,16 +206,17 @@ def _studied(rest: str) -> list[str]:
         return []
     first = words[0].lower()
     if first == "whether":
-        clause = _until_boundary(" ".join(words[1:])).split()
-        at = next((i for i, w in enumerate(clause[:8]) if w.lower() in _AUXILIARIES), -1)
-        if at <= 0 or len(clause) > MAX_WORDS or len(clause) < 3:
+        asked = _until_boundary(" ".join(words[1:])).split()
+        at = next((i for i, w in enumerate(asked[:8]) if w.lower() in _AUXILIARIES), -1)
+        if at <= 0 or len(asked) > MAX_WORDS or len(asked) < 3:
             return []
-        question = [clause[at].capitalize(), *clause[:at], *clause[at + 1:]]
+        question = [asked[at].capitalize(), *asked[:at], *asked[at + 1:]]
         return [" ".join(question).rstrip("?,") + "?"]
     if first in _QUESTION_WORDS:
-        clause = _until_boundary(rest)
+        text = _ASIDE.sub(" ", rest)
+        clause = _until_boundary(text)
         # "how different factors, such as ..., impact ...": a question cut at a comma has lost its verb.
-        cut_at_comma = rest[len(clause):].lstrip().startswith(",")
+        cut_at_comma = text[len(clause):].lstrip().startswith(",")
         return [clause] if 3 <= len(clause.split()) <= MAX_WORDS and not cut_at_comma else []
     problem = _PROBLEM_OF.match(rest)
     if problem:

@@ -203,7 +203,7 @@ def _only_field_words(words: list[str]) -> bool:
 
 
 def _opens_description_badly(title: str) -> bool:
-    """Return True when the part after "NAME: " opens as a sentence's lead-in ("Inspired by", "As a", "When Integrated")."""
+    """Return True when the part after "NAME: " opens as a sentence's lead-in ("Inspired by", "As a", "When ...ed")."""
     if ": " not in title:
         return False
     words = title.split(": ", 1)[1].lower().split()
