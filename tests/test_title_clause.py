@@ -91,6 +91,18 @@ def test_a_question_cut_at_a_comma_is_not_a_title() -> None:
     sentence = "We analyse how different factors, such as model size and replay data, impact forgetting."
     assert [polish(t) for t in render_clause(sentence)] == ["How Different Factors Impact Forgetting"]
     assert render_clause("We analyse how different factors such as model size, dataset size and data impact it.") == []
+    # "How Mechanistic Interpretability" was cut at a dash.
+    sentence = "This work investigates how interpretability---which aims to find circuits---can improve editing."
+    assert render_clause(sentence) == []
+
+
+def test_a_background_claim_with_a_modal_verb_is_no_headline() -> None:
+    abstract = (
+        "Federated learning is widely adopted as a secure distributed learning system. However, the transmission "
+        "process to the server can still lead to privacy leakage, as updates may be exploited by attackers. "
+        "Experiments on four datasets support these observations."
+    )
+    assert " Can " not in infer_title(abstract).title
 
 
 @pytest.mark.parametrize(

@@ -187,7 +187,8 @@ def _keep_name(name: str, result: InferredTitle, max_chars: int) -> InferredTitl
     return replace(result, title=title, source="named-method", name=name)
 
 
-_FINITE = re.compile(r" (?:Is|Are|Was|Were|Has|Have|Had) ")
+# ("The Transmission Process to the Server Can Still Lead to Privacy Leakage": the background's claim)
+_FINITE = re.compile(r" (?:Is|Are|Was|Were|Has|Have|Had|Can|Could|May|Might|Will|Would|Should|Must) ")
 #: Of the titles that use a frequent word, fewer than this share start (end) with it: a cut phrase does.
 _RARE_EDGE = 0.01
 _FREQUENT = 3.0  # idf at most this: a word many abstracts use

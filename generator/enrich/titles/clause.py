@@ -53,7 +53,7 @@ _KIND = {
 # does not need whole.)
 _BOUNDARY = re.compile(
     r",\s"
-    r"|;|:\s|\s[-\u2013\u2014]\s|\u2014"
+    r"|;|:\s|\s[-\u2013\u2014]\s|\u2014|-{2,}"
     # (a sentence the splitter left joined: "... of thought.' We observe")
     r"|[.!?]['’”\"_]*\s+(?=[A-Z])"
     r"|\s+(?:focusing|mainly|including|considering|especially|particularly|namely)\s"
@@ -216,7 +216,8 @@ def _studied(rest: str) -> list[str]:
         text = _ASIDE.sub(" ", rest)
         clause = _until_boundary(text)
         # "how different factors, such as ..., impact ...": a question cut at a comma has lost its verb.
-        cut_at_comma = text[len(clause):].lstrip().startswith(",")
+        # (or at a dash: "how mechanistic interpretability---which ...---can improve ...")
+        cut_at_comma = text[len(clause):].lstrip().startswith((",", "-", "\u2013", "\u2014"))
         return [clause] if 3 <= len(clause.split()) <= MAX_WORDS and not cut_at_comma else []
     problem = _PROBLEM_OF.match(rest)
     if problem:
