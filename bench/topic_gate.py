@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from generator.enrich.gate import load_gate
-from scripts.train_topic_gate import VERDICTS, Rows, figures, read_jsonl, reader_rows, with_rates
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from train_topic_gate import VERDICTS, Rows, figures, read_jsonl, reader_rows, with_rates
 
 HELD_OUT = [Path(f"/work/reader/verdicts/30-{label}.jsonl") for label in ("before", "after", "fresh", "final")]
 

@@ -27,6 +27,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from train_topic_gate import CORPORA, VERDICTS, fit, fold_of, predict, read_jsonl
+
 from bench.split import part_of
 from generator.enrich.area_gate import AREA_CANDIDATES, AREA_FEATURES, AREA_GATE_PATH, area_rows
 from generator.enrich.areas import load_model
@@ -34,7 +36,6 @@ from generator.enrich.keywords import keyword_tags
 from generator.enrich.tags import load_topics
 from generator.enrich.topic_model import tag_topics
 from generator.text import to_plain
-from scripts.train_topic_gate import CORPORA, VERDICTS, fit, fold_of, predict, read_jsonl
 
 
 def area_papers(corpora: Path, paths: list[Path]):

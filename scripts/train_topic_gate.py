@@ -39,13 +39,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from train_topic_model import calibration_fold
+
 from bench.split import part_of
 from generator.enrich.gate import DECIMALS, FEATURES, GATE_PATH, RATES, candidate_rows, layout, model_candidates
 from generator.enrich.keywords import keyword_tags, named_topics
 from generator.enrich.tags import load_topics
 from generator.enrich.topic_model import load_topic_model
 from generator.text import to_plain
-from scripts.train_topic_model import calibration_fold
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 VERDICTS = ROOT / "bench" / "reader_samples"

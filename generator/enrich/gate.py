@@ -275,11 +275,12 @@ def model_candidates(
         if old is not None:
             found[tag.slug] = replace(old, keyword=True, tag=replace(old.tag, evidence=tag.evidence + old.tag.evidence))
             continue
-        column = columns.get(tag.name)
-        learned = column is not None and tag.name in wanted and model.thresholds[column] >= 0
+        at = columns.get(tag.name)
+        learned = at is not None and tag.name in wanted and model.thresholds[at] >= 0
         found[tag.slug] = Candidate(
             tag, model.phrase_index(tag.name) if tag.name in wanted else None,
-            float(probs[column]) if learned else 0.0, float(model.thresholds[column]) if learned else -1.0,
+            float(probs[at]) if learned and at is not None else 0.0,
+            float(model.thresholds[at]) if learned and at is not None else -1.0,
             True, known.get(tag.name) if tag.name in wanted else None,
         )
     return list(found.values())
