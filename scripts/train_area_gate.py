@@ -27,7 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from train_topic_gate import CORPORA, VERDICTS, fit, fold_of, predict, read_jsonl
+from train_topic_gate import CORPORA, VERDICTS, fit, fold_of, model_json, predict, read_jsonl
 
 from bench.split import part_of
 from generator.enrich.area_gate import AREA_CANDIDATES, AREA_FEATURES, AREA_GATE_PATH, area_rows
@@ -99,15 +99,8 @@ def main() -> None:
     model_first = [np.array([1.0 - r / 10 for r in range(len(p[1]))]) for p in papers]
     x, y, ids = labelled(papers)
     mean, scale, coef, intercept = fit(x, y, np.ones(len(y)), args.C)
-    data = {
-        "about": "area reranker: logistic regression over generator.enrich.area_gate.AREA_FEATURES; retrain with "
-                 "scripts/train_area_gate.py",
-        "features": list(AREA_FEATURES),
-        "mean": [round(float(v), 6) for v in mean],
-        "scale": [round(float(v), 6) for v in scale],
-        "weights": [round(float(v), 6) for v in coef],
-        "bias": round(intercept, 6),
-    }
+    data = model_json("area reranker", "generator.enrich.area_gate.AREA_FEATURES", "scripts/train_area_gate.py",
+                      AREA_FEATURES, (mean, scale, coef, intercept))
     args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     before, after = first_right(papers, model_first), first_right(papers, oof)
     print(f"{len(y)} judged candidate areas of {len(set(ids))} tune papers ({int(y.sum())} right) -> {args.out}")

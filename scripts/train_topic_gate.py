@@ -190,6 +190,19 @@ def fit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, c: float):
     return mean, scale, model.coef_[0], float(model.intercept_[0])
 
 
+def model_json(what: str, features_name: str, script: str, features: tuple[str, ...], params) -> dict:
+    """Return the JSON fields of a fitted logistic model (gate.LogisticJson reads them), six decimals each."""
+    mean, scale, coef, intercept = params
+    return {
+        "about": f"{what}: logistic regression over {features_name}; retrain with {script}",
+        "features": list(features),
+        "mean": [round(float(v), 6) for v in mean],
+        "scale": [round(float(v), 6) for v in scale],
+        "weights": [round(float(v), 6) for v in coef],
+        "bias": round(intercept, 6),
+    }
+
+
 def predict(params, x: np.ndarray) -> np.ndarray:
     mean, scale, coef, intercept = params
     return np.round(1.0 / (1.0 + np.exp(-(((x - mean) / scale) @ coef + intercept))), DECIMALS)
@@ -281,18 +294,8 @@ def main() -> None:
     scores = out_of_fold(reader, keyword, args.reader_share, args.C)
     further = pick_further(scores, reader.y, reader.ids, args.precision)
     (mean, scale, coef, intercept), rates = train(reader, keyword, args.reader_share, args.C)
-    data = {
-        "about": "topic gate: logistic regression over generator.enrich.gate.FEATURES; retrain with "
-                 "scripts/train_topic_gate.py",
-        "features": list(FEATURES),
-        "mean": [round(float(v), 6) for v in mean],
-        "scale": [round(float(v), 6) for v in scale],
-        "weights": [round(float(v), 6) for v in coef],
-        "bias": round(intercept, 6),
-        "further": further,
-        "priors": priors,
-        **rates,
-    }
+    data = {**model_json("topic gate", "generator.enrich.gate.FEATURES", "scripts/train_topic_gate.py", FEATURES,
+                         (mean, scale, coef, intercept)), "further": further, "priors": priors, **rates}
     args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"reader: {len(reader.y)} judged candidates of {len(set(reader.ids))} tune papers ({int(reader.y.sum())} "
           f"right; {unmatched} judged topics not among the candidates); keywords: {len(keyword.y)} candidates of "

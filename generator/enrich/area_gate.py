@@ -25,6 +25,7 @@ import numpy as np
 from ..model import Tag
 from .areas import AreaGuess
 from .folding import GENERIC_AREAS
+from .gate import LogisticJson
 from .tags import mentions_language_model
 
 AREA_GATE_PATH = Path(__file__).resolve().parents[1] / "data" / "area_gate.json"
@@ -65,23 +66,14 @@ def area_rows(guesses: list[AreaGuess], topics: list[Tag], plain: str) -> np.nda
     return np.array(rows, dtype=np.float64).reshape(len(rows), len(AREA_FEATURES))
 
 
-class AreaGate:
+class AreaGate(LogisticJson):
     """The shipped area reranker: a logistic model over `AREA_FEATURES`."""
 
-    def __init__(self, path: Path = AREA_GATE_PATH) -> None:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if tuple(data["features"]) != AREA_FEATURES:
-            raise ValueError(f"{path} was trained on other features: retrain it (python scripts/train_area_gate.py)")
-        self.mean = np.array(data["mean"], dtype=np.float64)
-        self.scale = np.array(data["scale"], dtype=np.float64)
-        self.weights = np.array(data["weights"], dtype=np.float64)
-        self.bias = float(data["bias"])
+    features = AREA_FEATURES
+    script = "scripts/train_area_gate.py"
 
-    def probabilities(self, rows: np.ndarray) -> np.ndarray:
-        """Return the reranker's probability of each row, rounded to 4 decimals (CPU-independent order)."""
-        if not len(rows):
-            return np.zeros(0)
-        return np.round(1.0 / (1.0 + np.exp(-(((rows - self.mean) / self.scale) @ self.weights + self.bias))), 4)
+    def __init__(self, path: Path = AREA_GATE_PATH) -> None:
+        super().__init__(path)
 
     def rerank(self, guesses: list[AreaGuess], topics: list[Tag], plain: str) -> list[AreaGuess]:
         """Return the paper's candidate areas, the one a reader most likely calls right first; the rest after."""

@@ -49,9 +49,10 @@ DECIMALS = 4
 #: The prior of a topic the gate has no rate for (a keyword of the source's own): rarer than any vocabulary topic.
 UNKNOWN_PRIOR = -8.0
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
+#: Where one sentence of an abstract ends and the next begins.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 #: What a paper contributes ("we propose", "this paper studies"): the object follows the verb.
-_CLAIM = re.compile(
+CLAIM = re.compile(
     r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b[^.;]{0,80}?"
     r"\b(?:propos|introduc|present|develop|releas|construct|curat|build|built|creat|collect|design|contribut|offer|"
     r"formulat|establish|stud(?:y|ies)\b|investigat|explor|analy[sz]|examin|address|tackl|focus)\w*"
@@ -114,9 +115,9 @@ def layout(plain: str) -> _Layout:
     """Return the sentences of an abstract with their roles (as topic_model.sentence_roles splits them)."""
     starts, ends, roles, verbs = [], [], [], []
     start = 0
-    for sentence in _SENTENCE_END.split(plain):
+    for sentence in SENTENCE_END.split(plain):
         start = plain.find(sentence, start)
-        claim = _CLAIM.search(sentence)
+        claim = CLAIM.search(sentence)
         starts.append(start)
         ends.append(start + len(sentence))
         roles.append(1 if claim else 2 if _RESULTS.search(sentence) else 0)
@@ -200,27 +201,41 @@ def candidate_rows(
     return np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURES))
 
 
-class Gate:
-    """The shipped gate: a logistic model over `FEATURES`, the topics' priors and the further-topic threshold."""
+class LogisticJson:
+    """A logistic model over named features read from JSON (means, scales, weights, bias): no pickle."""
 
-    def __init__(self, path: Path = GATE_PATH) -> None:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if tuple(data["features"]) != FEATURES:
-            raise ValueError(f"{path} was trained on other features: retrain it (python scripts/train_topic_gate.py)")
-        self.mean = np.array(data["mean"], dtype=np.float64)
-        self.scale = np.array(data["scale"], dtype=np.float64)
-        self.weights = np.array(data["weights"], dtype=np.float64)
-        self.bias = float(data["bias"])
-        self.further = float(data["further"])
-        self.priors: dict[str, float] = {str(k): float(v) for k, v in data["priors"].items()}
-        self.rates = {rate: {str(k): float(v) for k, v in data[rate].items()} for rate in RATES}
+    #: The features the file must have been trained on, and the script that trains it.
+    features: tuple[str, ...] = ()
+    script = ""
+
+    def __init__(self, path: Path) -> None:
+        self.data = json.loads(path.read_text(encoding="utf-8"))
+        if tuple(self.data["features"]) != self.features:
+            raise ValueError(f"{path} was trained on other features: retrain it (python {self.script})")
+        self.mean = np.array(self.data["mean"], dtype=np.float64)
+        self.scale = np.array(self.data["scale"], dtype=np.float64)
+        self.weights = np.array(self.data["weights"], dtype=np.float64)
+        self.bias = float(self.data["bias"])
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
-        """Return the gate's probability of each feature row, rounded to `DECIMALS`."""
+        """Return the model's probability of each feature row, rounded to `DECIMALS` (a CPU-independent order)."""
         if not len(rows):
             return np.zeros(0)
         scores = ((rows - self.mean) / self.scale) @ self.weights + self.bias
         return np.round(1.0 / (1.0 + np.exp(-scores)), DECIMALS)
+
+
+class Gate(LogisticJson):
+    """The shipped gate: a logistic model over `FEATURES`, the topics' priors and rates, the further threshold."""
+
+    features = FEATURES
+    script = "scripts/train_topic_gate.py"
+
+    def __init__(self, path: Path = GATE_PATH) -> None:
+        super().__init__(path)
+        self.further = float(self.data["further"])
+        self.priors: dict[str, float] = {str(k): float(v) for k, v in self.data["priors"].items()}
+        self.rates = {rate: {str(k): float(v) for k, v in self.data[rate].items()} for rate in RATES}
 
     def choose(
         self, candidates: list[Candidate], plain: str, hits: list[tuple[int, int, float]], max_topics: int

@@ -27,7 +27,7 @@ import scipy.sparse as sp
 from ..model import Tag
 from .areas import AreaModel, load_model
 from .folding import merge_tags
-from .gate import GATE_PATH, Gate, load_gate, model_candidates
+from .gate import CLAIM, GATE_PATH, SENTENCE_END, Gate, load_gate, model_candidates
 from .tags import (
     PHRASE_MIN_SCORE,
     Topic,
@@ -55,14 +55,6 @@ FURTHER_TOPIC_FLOOR = 0.7
 _PHRASES_SHOWN = 2
 _WORDS_SHOWN = 4
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
-_CONTRIBUTION = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b[^.;]{0,80}?"
-    r"\b(?:propos|introduc|present|develop|releas|construct|curat|build|built|creat|collect|design|contribut|offer|"
-    r"formulat|establish|stud(?:y|ies)\b|investigat|explor|analy[sz]|examin|address|tackl|focus)\w*"
-    r"|\bin this (?:paper|work)\b",
-    re.I,
-)
 _RESULTS = re.compile(
     r"\b(?:outperform|achiev|surpass|experiment|evaluat|results?\b|empirical|demonstrat|state-of-the-art|sota\b|"
     r"extensive)\w*",
@@ -74,16 +66,16 @@ ROLES = ("anywhere", "contribution", "results")
 
 def contribution_sentences(plain: str) -> list[str]:
     """Return an abstract's contribution sentences ("We propose ...", "In this paper, ...")."""
-    return [sentence for sentence in _SENTENCE_END.split(plain) if _CONTRIBUTION.search(sentence)]
+    return [sentence for sentence in SENTENCE_END.split(plain) if CLAIM.search(sentence)]
 
 
 def sentence_roles(plain: str) -> list[tuple[int, int]]:
     """Return (start offset, role) of each sentence: 1 a contribution sentence, 2 a results sentence, 0 other."""
     roles = []
     start = 0
-    for sentence in _SENTENCE_END.split(plain):
+    for sentence in SENTENCE_END.split(plain):
         start = plain.find(sentence, start)
-        role = 1 if _CONTRIBUTION.search(sentence) else 2 if _RESULTS.search(sentence) else 0
+        role = 1 if CLAIM.search(sentence) else 2 if _RESULTS.search(sentence) else 0
         roles.append((start, role))
         start += len(sentence)
     return roles
