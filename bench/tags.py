@@ -4,7 +4,8 @@
 
 - area accuracy: an area model is trained (as scripts/train_area_model.py does)
   on the tuning part of ICLR 2025 and predicts the held-out part (bench/split.py);
-  top-1 and top-2 against `primary_area`.
+  top-1 and top-2 against `primary_area`; then the shipped model's first area and the
+  area reranker's (area_gate.py) against it.
 - topic precision: on the held-out part of ICLR 2024 and of the other venues
   (papers with author keywords, never used to train or pick thresholds), the
   share of tagged papers whose first topic is named by a keyword or the title
@@ -35,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
 from generator.enrich import enrich
+from generator.enrich.area_gate import reranked
 from generator.enrich.areas import AreaModel, load_model, load_taxonomy
 from generator.enrich.folding import GENERIC_AREAS, fold_topics, reads_like_area, topic_parents
 from generator.enrich.keywords import keyword_subject, keyword_tags, named_topics
@@ -81,6 +83,21 @@ def area_accuracy(records: list[dict]) -> None:
           f"of papers, "
           f"right on {second_right[shown].mean():.3f} of those; the true area is shown first or second on "
           f"{((order[:, 0] == truth) | (shown & second_right)).mean():.3f}")
+
+
+def shipped_areas(records: list[dict]) -> None:
+    """Print how often the shipped area model's first area, and the reranked one, is the held-out primary area."""
+    labels = {a.label: a.name for a in load_taxonomy()}
+    held = [r for r in records if part_of(r["id"]) == "held-out" and r["primary_area"] in labels]
+    plains = [to_plain(r["abstract"]) for r in held]
+    topics = tag_topics(plains, load_topics())
+    guesses = load_model().predict_plausible(plains)
+    truth = [labels[r["primary_area"]] for r in held]
+    first = np.mean([g[0].area.name == t for g, t in zip(guesses, truth, strict=True)])
+    after = np.mean([reranked(g, tags, p)[0].area.name == t
+                     for g, tags, p, t in zip(guesses, topics, plains, truth, strict=True)])
+    print(f"shipped area model (tune part only) on {len(held)} held-out ICLR 2025 papers: first area is the primary "
+          f"area {first:.3f}; after the area reranker {after:.3f}")
 
 
 def topic_precision(label: str, records: list[dict], per_topic: bool = False) -> None:
@@ -230,6 +247,7 @@ def main() -> None:
     print(f"$ python bench/tags.py --corpus2025 {args.corpus2025} --corpus2024 {args.corpus2024} --other {args.other}")
     r2025, r2024, other = load(args.corpus2025), load(args.corpus2024), load(args.other)
     area_accuracy(r2025)
+    shipped_areas(r2025)
     topic_precision("ICLR 2024", r2024, per_topic=True)
     topic_precision("other venues", other, per_topic=True)
     era(other)

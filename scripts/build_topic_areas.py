@@ -27,10 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
+from generator.enrich.area_gate import TOPIC_AREAS_FILE
 from generator.enrich.areas import load_taxonomy
 from generator.enrich.tags import load_topics
 from generator.enrich.topic_model import tag_topics
-from generator.render.groups import TOPIC_AREAS_FILE
 from generator.text import to_plain
 
 MIN_PAPERS = 20

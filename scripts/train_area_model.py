@@ -4,9 +4,10 @@ Run from the project root (about a minute on 2 cores):
 
     python scripts/train_area_model.py ../shared/corpora/iclr2025.jsonl
 
-Trains TF-IDF (words and bigrams) + logistic regression on the title and
-abstract of every record with a `primary_area` listed in
-generator/data/areas.yaml, and writes generator/data/area_model.npz: the
+Trains TF-IDF (words and bigrams) + logistic regression on the abstract of
+every record of the 'tune' part (bench/split.py) with a `primary_area` listed
+in generator/data/areas.yaml (the held-out part is never read, so
+bench/tags.py measures the shipped model on papers it never saw), and writes generator/data/area_model.npz: the
 vocabulary, idf weights, coefficients (float16) and intercepts. No pickle: the
 file loads with numpy alone and does not depend on scikit-learn's version.
 
@@ -25,17 +26,19 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.split import part_of
 from generator.enrich.areas import MODEL_PATH, load_taxonomy, make_vectorizer
 from generator.text import to_plain
 
 
 def load_records(paths: list[str], labels: set[str]) -> tuple[list[str], list[str]]:
+    """Return the plain abstracts and primary areas of the tune records of `paths` with an area of `labels`."""
     texts, targets = [], []
     for path in paths:
         with open(path, encoding="utf-8") as handle:
             for line in handle:
                 record = json.loads(line)
-                if record.get("primary_area") in labels:
+                if record.get("primary_area") in labels and part_of(record["id"]) == "tune":
                     # Train on abstracts only: that is what a digest gives us.
                     texts.append(to_plain(record["abstract"]))
                     targets.append(record["primary_area"])

@@ -77,8 +77,9 @@ def test_counts_agree_with_their_noun() -> None:
 
 
 def test_a_topic_sits_under_its_usual_area_unless_the_digest_clearly_says_otherwise() -> None:
+    from generator.enrich.area_gate import load_topic_areas
     from generator.model import Tag
-    from generator.render.groups import group_by_tag, load_topic_areas, topics_by_area
+    from generator.render.groups import group_by_tag, topics_by_area
 
     def tag(name: str, kind: str) -> Tag:
         return Tag(name, re.sub(r"\W+", "-", name.lower()).strip("-"), kind, 0.9)

@@ -15,6 +15,7 @@ from ..model import Paper, Progress, Tag, TitleSource, no_progress
 from ..read.notes import without_tail_notes
 from ..settings import Settings
 from ..text import to_plain
+from .area_gate import AREA_GATE_PATH, reranked
 from .areas import Area, AreaGuess, load_model, load_taxonomy
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .keywords import keyword_tags
@@ -113,10 +114,13 @@ def _analyse_batch(
     plains = [a.plain for a in analyses]
     # One TF-IDF matrix (the area model's vocabulary) feeds both the areas and the topics.
     tfidf = load_model().features(plains)
-    inferred = tag_topics(plains, topics, model=load_topic_model(), tfidf=tfidf)
-    analyses = [replace(a, topics=merge_tags(found, a.topics)) for a, found in zip(analyses, inferred, strict=True)]
-    # The first two areas are all a paper can be tagged with (area_tags): the rest stay here.
-    return analyses, [guesses[:2] for guesses in load_model().predict_plausible(plains, features=tfidf)]
+    # The keyword tags join each paper's candidates: the gate decides which of them the paper shows.
+    inferred = tag_topics(plains, topics, model=load_topic_model(), tfidf=tfidf, given=[a.topics for a in analyses])
+    analyses = [replace(a, topics=found) for a, found in zip(analyses, inferred, strict=True)]
+    # The area reranker reads the paper's topics; the first two areas are all a paper can be tagged with
+    # (area_tags): the rest stay here.
+    guesses = load_model().predict_plausible(plains, features=tfidf)
+    return analyses, [reranked(g, a.topics, a.plain)[:2] for g, a in zip(guesses, analyses, strict=True)]
 
 
 def _tag_json(tag: Tag) -> list:
@@ -278,7 +282,8 @@ def enrich_digest(
 
     enriched = []
     for i, paper in enumerate(papers):
-        tags = overrides.apply(paper.id, [*area_tags(guesses[i], settings.second_area_ratio), *folded[i]], area_names)
+        areas = area_tags(guesses[i], settings.second_area_ratio, specific_first=not AREA_GATE_PATH.is_file())
+        tags = overrides.apply(paper.id, [*areas, *folded[i]], area_names)
         enriched.append(
             replace(
                 paper,

@@ -90,8 +90,9 @@ class AreaModel:
             guesses = []
             for rank, index in enumerate(order):
                 words: tuple[str, ...] = ()
-                # Three: the first may be left out (an LLM-era area for an abstract that names no language model).
-                if rank < 3 and vector.nnz:
+                # Four: the area reranker chooses among three, and the first may be left out (an LLM-era area
+                # for an abstract that names no language model).
+                if rank < 4 and vector.nnz:
                     # Evidence: the terms whose weight pushed hardest toward this area.
                     contribution = vector.data * self.coef[index, vector.indices]
                     top = np.argsort(-contribution, kind="stable")[:evidence]

@@ -62,17 +62,20 @@ GENERIC_AREAS = frozenset({"other topics in machine learning (i.e., none of the 
                            "unsupervised, self-supervised, semi-supervised, and supervised representation learning"})
 
 
-def area_tags(guesses: list[AreaGuess], second_ratio: float) -> list[Tag]:
+def area_tags(guesses: list[AreaGuess], second_ratio: float, specific_first: bool = True) -> list[Tag]:
     """Return the top area, and the second when it is nearly as likely (the paper sits between two).
 
-    Of two areas shown, a specific one comes before a catch-all ("Other Topics in ML",
-    "Representation Learning"): a long-tailed detector is a vision paper first.
+    With `specific_first`, of two areas shown a specific one comes before a catch-all ("Other
+    Topics in ML", "Representation Learning"): a long-tailed detector is a vision paper first.
+    (The area reranker, area_gate.py, weighs that itself.)
     """
+    top = max((guess.probability for guess in guesses[:2]), default=0.0)
     shown = [
         guess for rank, guess in enumerate(guesses[:2])
-        if rank == 0 or guess.probability >= second_ratio * guesses[0].probability
+        if rank == 0 or guess.probability >= second_ratio * top
     ]
-    if len(shown) == 2 and shown[0].area.label in GENERIC_AREAS and shown[1].area.label not in GENERIC_AREAS:
+    if specific_first and len(shown) == 2 and shown[0].area.label in GENERIC_AREAS and \
+            shown[1].area.label not in GENERIC_AREAS:
         shown.reverse()
     return [Tag(g.area.name, tag_slug(g.area.name), "area", round(g.probability, 3), g.evidence) for g in shown]
 

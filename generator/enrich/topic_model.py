@@ -26,6 +26,8 @@ import scipy.sparse as sp
 
 from ..model import Tag
 from .areas import AreaModel, load_model
+from .folding import merge_tags
+from .gate import CLAIM, GATE_PATH, SENTENCE_END, Gate, load_gate, model_candidates
 from .tags import (
     PHRASE_MIN_SCORE,
     Topic,
@@ -53,14 +55,6 @@ FURTHER_TOPIC_FLOOR = 0.7
 _PHRASES_SHOWN = 2
 _WORDS_SHOWN = 4
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
-_CONTRIBUTION = re.compile(
-    r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\b[^.;]{0,80}?"
-    r"\b(?:propos|introduc|present|develop|releas|construct|curat|build|built|creat|collect|design|contribut|offer|"
-    r"formulat|establish|stud(?:y|ies)\b|investigat|explor|analy[sz]|examin|address|tackl|focus)\w*"
-    r"|\bin this (?:paper|work)\b",
-    re.I,
-)
 _RESULTS = re.compile(
     r"\b(?:outperform|achiev|surpass|experiment|evaluat|results?\b|empirical|demonstrat|state-of-the-art|sota\b|"
     r"extensive)\w*",
@@ -72,16 +66,16 @@ ROLES = ("anywhere", "contribution", "results")
 
 def contribution_sentences(plain: str) -> list[str]:
     """Return an abstract's contribution sentences ("We propose ...", "In this paper, ...")."""
-    return [sentence for sentence in _SENTENCE_END.split(plain) if _CONTRIBUTION.search(sentence)]
+    return [sentence for sentence in SENTENCE_END.split(plain) if CLAIM.search(sentence)]
 
 
 def sentence_roles(plain: str) -> list[tuple[int, int]]:
     """Return (start offset, role) of each sentence: 1 a contribution sentence, 2 a results sentence, 0 other."""
     roles = []
     start = 0
-    for sentence in _SENTENCE_END.split(plain):
+    for sentence in SENTENCE_END.split(plain):
         start = plain.find(sentence, start)
-        role = 1 if _CONTRIBUTION.search(sentence) else 2 if _RESULTS.search(sentence) else 0
+        role = 1 if CLAIM.search(sentence) else 2 if _RESULTS.search(sentence) else 0
         roles.append((start, role))
         start += len(sentence)
     return roles
@@ -117,6 +111,8 @@ class Features:
     contribution: list[dict[int, float]]
     #: Per paper, its contribution sentences, normalised as keywords are (`normalise_keyword`).
     claims: list[str]
+    #: Per paper, every phrase match (topic index, character offset, weight): where the evidence sits (gate.py).
+    hits: list[list[tuple[int, int, float]]]
 
 
 def featurize(
@@ -129,8 +125,10 @@ def featurize(
     phrases: list[dict[int, tuple[str, ...]]] = []
     totals: list[dict[int, float]] = []
     own: list[dict[int, float]] = []
+    placed: list[list[tuple[int, int, float]]] = []
     for row, plain in enumerate(plains):
         hits = topic_hits(plain, feature_topics)
+        placed.append([(topic, offset, weight) for topic, offset, weight, _ in hits])
         scores: dict[tuple[int, int], float] = {}
         spelled: dict[int, Counter[str]] = {}
         if hits:
@@ -156,7 +154,7 @@ def featurize(
     matrix = sp.hstack([tfidf, extra], format="csr", dtype=np.float32)
     matrix.sort_indices()
     claims = [normalise_keyword(" ".join(contribution_sentences(plain))) for plain in plains]
-    return Features(matrix, tfidf.shape[1], phrases, totals, own, claims)
+    return Features(matrix, tfidf.shape[1], phrases, totals, own, claims, placed)
 
 
 #: A phrase score (1 a word, 1.5 a multi-word phrase, summed) that names a topic as the subject wherever it stands.
@@ -252,12 +250,16 @@ class TopicModel:
             mask[:, column] = [names_subject(features, row, index, words) for row in range(mask.shape[0])]
         return mask
 
+    def scores(self, plains: list[str], tfidf: sp.spmatrix | None = None) -> tuple[Features, np.ndarray]:
+        """Return the abstracts' features and each topic's probability, 0 where a topic's rule forbids it."""
+        features = featurize(plains, self.area_model, self.feature_topics, tfidf)
+        return features, self.probabilities(features) * self.allowed(plains) * self.about(features)
+
     def predict(self, plains: list[str], max_topics: int = 4, tfidf: sp.spmatrix | None = None) -> list[list[Tag]]:
-        """Return, for each abstract, its topics, most probable first."""
+        """Return, for each abstract, its topics by the thresholds alone (no gate), most probable first."""
         if not plains:
             return []
-        features = featurize(plains, self.area_model, self.feature_topics, tfidf)
-        probabilities = self.probabilities(features) * self.allowed(plains) * self.about(features)
+        features, probabilities = self.scores(plains, tfidf)
         # Rounded probabilities, ties by name: the order never hinges on float noise.
         ranks = np.broadcast_to(self._name_rank, probabilities.shape)
         orders = np.lexsort((ranks, -probabilities), axis=1)
@@ -265,6 +267,25 @@ class TopicModel:
             self._choose(features, row, probs, orders[row], max_topics, plains[row])
             for row, probs in enumerate(probabilities)
         ]
+
+    def ranked(self, probs: np.ndarray) -> list[int]:
+        """Return the columns of the learned topics, most probable first (ties by name)."""
+        order = np.lexsort((self._name_rank, -probs))
+        return [int(t) for t in order if self._learned_mask[t]]
+
+    def phrased(self, features: Features, row: int, plain: str) -> list[tuple[int, Tag]]:
+        """Return the topics without a classifier whose phrases name the paper's subject: (feature index, tag)."""
+        return [
+            (index, Tag(name, tag_slug(name), "topic", phrase_confidence(features.scores[row][index]),
+                        features.phrases[row][index][:5]))
+            for index, name in self._phrase_matched
+            if features.scores[row].get(index, 0.0) >= PHRASE_MIN_SCORE
+            and names_subject(features, row, index) and mentions_required(self.feature_topics[index], plain)
+        ]
+
+    def phrase_index(self, name: str) -> int | None:
+        """Return a topic's index in the phrase vocabulary (None when the model does not know it)."""
+        return self._phrase_index.get(name)
 
     def _choose(
         self, features: Features, row: int, probs: np.ndarray, ranked: np.ndarray, max_topics: int, plain: str
@@ -274,16 +295,11 @@ class TopicModel:
         best = ranked[self._learned_mask[ranked]][:1]
         if not chosen and len(best) and probs[best[0]] >= self.floor:
             chosen = [int(best[0])]  # the paper's best fit, though below its topic's precise threshold
-        phrased = [
-            Tag(name, tag_slug(name), "topic", phrase_confidence(features.scores[row][index]),
-                features.phrases[row][index][:5])
-            for index, name in self._phrase_matched
-            if features.scores[row].get(index, 0.0) >= PHRASE_MIN_SCORE
-            and names_subject(features, row, index) and mentions_required(self.feature_topics[index], plain)
-        ]
-        return [*(self._tag(features, row, topic, float(probs[topic])) for topic in chosen), *phrased]
+        phrased = [tag for _, tag in self.phrased(features, row, plain)]
+        return [*(self.tag(features, row, topic, float(probs[topic])) for topic in chosen), *phrased]
 
-    def _tag(self, features: Features, row: int, topic: int, probability: float) -> Tag:
+    def tag(self, features: Features, row: int, topic: int, probability: float) -> Tag:
+        """Return a learned topic's tag for one abstract, with its probability and evidence."""
         name = self.names[topic]
         return Tag(name, tag_slug(name), "topic", round(probability, 3), self.evidence(features, row, topic))
 
@@ -323,29 +339,51 @@ def tag_topics(
     max_topics: int = 4,
     model: TopicModel | None = None,
     tfidf: sp.spmatrix | None = None,
+    given: list[list[Tag]] | None = None,
+    gate: Gate | bool = True,
 ) -> list[list[Tag]]:
-    """Return each abstract's topics of `vocabulary`, most confident first.
+    """Return each abstract's topics of `vocabulary`, the first topic first.
 
-    A topic the model has a classifier for is decided by it; any other topic
-    (added by the user, or too rare to learn) by its phrases, as before. Past
-    the first, a learned topic must be likely (`FURTHER_TOPIC_FLOOR`).
+    `given` holds each paper's keyword tags (a structured source's keywords), which join
+    its candidates. The gate (gate.py: the shipped one, unless `gate` is False or another
+    Gate) ranks the candidates of the topics the model knows and keeps the best and
+    those likely right. Without it, a learned topic is given by its threshold and, past
+    the first, must be likely (`FURTHER_TOPIC_FLOOR`). A topic the model does not know
+    (added by the user) is decided by its phrases, after the others.
     """
     model = model or load_topic_model()
+    chooser = (load_gate() if GATE_PATH.is_file() else None) if gate is True else gate or None
+    given = given if given is not None else [[] for _ in plains]
     known = model.known_topics()
     # A topic the model knows (same name, same phrases) comes from it; any other is matched here.
     wanted = {topic.name for topic in vocabulary if known.get(topic.name) == topic}
-    learned = model.predict(plains, max_topics, tfidf) if wanted else [[] for _ in plains]
     matched = tuple(topic for topic in vocabulary if topic.name not in wanted)
     by_name = {topic.name: topic for topic in matched}
+    if chooser is not None and wanted and plains:
+        features, probabilities = model.scores(plains, tfidf)
+        chosen = []
+        for row, plain in enumerate(plains):
+            candidates = model_candidates(model, features, row, probabilities[row], plain, given[row], wanted)
+            tags = chooser.choose(candidates, plain, features.hits[row], max_topics)
+            # A topic its phrases decide (a sub-topic such as "Legged Locomotion") named the subject already.
+            taken = {tag.slug for tag in tags}
+            phrased = [t for _, t in model.phrased(features, row, plain) if t.name in wanted and t.slug not in taken]
+            chosen.append(sorted([*tags, *phrased], key=lambda t: (-t.confidence, t.name)))
+    else:
+        learned = model.predict(plains, max_topics, tfidf) if wanted else [[] for _ in plains]
+        chosen = []
+        for tags, extra in zip(learned, given, strict=True):
+            found = [tag for tag in tags if tag.name in wanted]
+            # Past the first, a learned topic must be likely; one its phrases decide named the paper's subject.
+            weak = [tag for tag in found[1:] if tag.name in model.learned and tag.confidence < FURTHER_TOPIC_FLOOR]
+            chosen.append(merge_tags([tag for tag in found if tag not in weak], extra)[:max_topics])
     results = []
-    for plain, tags in zip(plains, learned, strict=True):
-        found = [tag for tag in tags if tag.name in wanted]
+    for plain, tags in zip(plains, chosen, strict=True):
         if matched:
-            found += [tag for tag in match_topics(plain, matched) if mentions_required(by_name[tag.name], plain)]
-        found = sorted(found, key=lambda t: (-t.confidence, t.name))
-        # Past the first, a learned topic must be likely; one its phrases decide named the paper's subject already.
-        weak = [tag for tag in found[1:] if tag.name in model.learned and tag.confidence < FURTHER_TOPIC_FLOOR]
-        results.append([tag for tag in found if tag not in weak][:max_topics])
+            taken = {tag.slug for tag in tags}
+            tags = [*tags, *(tag for tag in match_topics(plain, matched)
+                             if mentions_required(by_name[tag.name], plain) and tag.slug not in taken)]
+        results.append(tags[:max_topics])
     return results
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from importlib import resources
 
 from slugify import slugify
 
+from ..enrich.area_gate import load_topic_areas
 from ..enrich.tags import tag_slug
 from ..model import Collection, Paper, Tag
 
@@ -90,17 +88,8 @@ def topic_pairs(papers: list[Paper], count: int = 15) -> list[tuple[Tag, Tag, in
     return [(names[a], names[b], n) for (a, b), n in ranked]
 
 
-#: Package data: each topic's research areas in the corpora (scripts/build_topic_areas.py).
-TOPIC_AREAS_FILE = "data/topic_areas.json"
 #: How many papers the corpora's shares count for, beside the digest's own papers of the topic.
 PRIOR_PAPERS = 3.0
-
-
-@lru_cache(maxsize=1)
-def load_topic_areas() -> dict[str, dict[str, float]]:
-    """Return, per topic name, the share of its corpus papers in each area name (no network, no pickle)."""
-    data = json.loads(resources.files("generator").joinpath(TOPIC_AREAS_FILE).read_text(encoding="utf-8"))
-    return {str(topic): {str(a): float(share) for a, share in areas.items()} for topic, areas in data.items()}
 
 
 def topics_by_area(
