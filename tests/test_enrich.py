@@ -72,7 +72,8 @@ def test_headline_drops_the_preamble_and_is_short() -> None:
         "In this paper, we study the generalization of diffusion models trained on small datasets and show that "
         "they memorize their training data, which has consequences for privacy and copyright."
     )
-    assert inferred.source == "headline"
+    # (Said as the contribution clause: "On the Generalization of Diffusion Models Trained on Small Datasets".)
+    assert inferred.source == "contribution"
     assert not inferred.title.lower().startswith(("in this paper", "we "))
     assert 4 <= len(inferred.title.split()) <= 14
 
