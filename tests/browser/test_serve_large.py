@@ -55,6 +55,19 @@ def wait_for_json(url: str, predicate, seconds: float):
     raise AssertionError(f"{url} did not show the change within {seconds} s")
 
 
+def wait_for_text(url: str, text: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if text in response.read().decode("utf-8"):
+                    return
+        except OSError:
+            pass
+        time.sleep(1)
+    raise AssertionError(f"{url} did not show {text!r} within {seconds} s")
+
+
 def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     source = project / "in" / "digest.txt"
@@ -107,11 +120,11 @@ def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path:
         # A hand-written page of the docs dir is watched too, as `mkdocs serve` would.
         (project / "site_src" / "notes.md").write_text(f"# Notes\n\nEdited during the preview: {MARKER}.\n",
                                                        encoding="utf-8")
-        # A new page is served once the rebuild is done (a 404 page has no live reload to wait on).
-        deadline = time.monotonic() + 180
-        while "Edited during the preview" not in page.content() and time.monotonic() < deadline:
-            time.sleep(2)
-            page.goto(url + "notes/")
+        # A new page is served once the rebuild is done (a 404 page has no live reload to wait on). The
+        # server answers no request while it rebuilds: ask over HTTP with a short timeout until the page is
+        # there, then open it (a browser navigation started mid-rebuild would hang on its 30 s timeout).
+        wait_for_text(url + "notes/", "Edited during the preview", 300)
+        page.goto(url + "notes/", timeout=120_000)
         page.locator("article", has_text=f"Edited during the preview: {MARKER}").wait_for(timeout=10_000)
     finally:
         process.terminate()
