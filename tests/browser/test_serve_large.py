@@ -124,6 +124,9 @@ def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path:
         # server answers no request while it rebuilds: ask over HTTP with a short timeout until the page is
         # there, then open it (a browser navigation started mid-rebuild would hang on its 30 s timeout).
         wait_for_text(url + "notes/", "Edited during the preview", 300)
+        # In a tab of its own: the open paper page's live reload fires after the same rebuild, and a
+        # navigation in that tab can be aborted by it.
+        page = page.context.new_page()
         page.goto(url + "notes/", timeout=120_000)
         page.locator("article", has_text=f"Edited during the preview: {MARKER}").wait_for(timeout=10_000)
     finally:
