@@ -56,9 +56,10 @@ from title_sentences import fit_logistic, train_compressor, train_sentences
 from bench.split import part_of
 from bench.titles import NAME_TITLE, contains_name, rouge_l
 from generator.enrich.titles import compose, title_defects, without_urls
-from generator.enrich.titles.candidates import generate, term_counts, word_key
+from generator.enrich.titles.candidates import generate, term_counts
 from generator.enrich.titles.choice import choose_name
 from generator.enrich.titles.compress import Compressor
+from generator.enrich.titles.compress import key as word_key
 from generator.enrich.titles.contribution import SENTENCE_FEATURES
 from generator.enrich.titles.describe import descriptions
 from generator.enrich.titles.features import FEATURES

@@ -41,12 +41,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for_json(url: str, predicate, seconds: float):
+def wait_for(url: str, predicate, seconds: float, parse=json.loads):
+    """Poll `url` (a short timeout each time: the server answers nothing while it rebuilds) until
+    `predicate` holds for its parsed body; return that."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(url, timeout=5) as response:
-                data = json.loads(response.read().decode("utf-8"))
+                data = parse(response.read().decode("utf-8"))
             if predicate(data):
                 return data
         except (OSError, ValueError):
@@ -69,7 +71,7 @@ def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path:
     )
     url = f"http://127.0.0.1:{port}/"
     try:
-        papers = wait_for_json(url + "papers.json", lambda data: len(data) == PAPERS, 600)
+        papers = wait_for(url + "papers.json", lambda data: len(data) == PAPERS, 600)
         assert (project / "site" / "pagefind" / "pagefind.js").exists()  # the site folder is what is served
         target = next(i for i, p in enumerate(papers) if p["abstract"].startswith("Large vision-language models"))
         title = papers[target]["title"]
@@ -78,7 +80,7 @@ def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path:
         page.locator("h1", has_text=title).wait_for()
 
         source.write_text(digest(edited=target), encoding="utf-8")
-        edited = wait_for_json(url + "papers.json", lambda data: MARKER in data[target]["abstract"], 300)[target]
+        edited = wait_for(url + "papers.json", lambda data: MARKER in data[target]["abstract"], 300)[target]
         # The edited paper keeps its id and address (paper-digest.lock): live reload shows the edit in the
         # open page, without a click.
         assert edited["url"] == papers[target]["url"] and edited["title"] == title
@@ -107,11 +109,14 @@ def test_an_edited_abstract_shows_in_the_open_page_and_in_search(page, tmp_path:
         # A hand-written page of the docs dir is watched too, as `mkdocs serve` would.
         (project / "site_src" / "notes.md").write_text(f"# Notes\n\nEdited during the preview: {MARKER}.\n",
                                                        encoding="utf-8")
-        # A new page is served once the rebuild is done (a 404 page has no live reload to wait on).
-        deadline = time.monotonic() + 180
-        while "Edited during the preview" not in page.content() and time.monotonic() < deadline:
-            time.sleep(2)
-            page.goto(url + "notes/")
+        # A new page is served once the rebuild is done (a 404 page has no live reload to wait on). The
+        # server answers no request while it rebuilds: ask over HTTP with a short timeout until the page is
+        # there, then open it (a browser navigation started mid-rebuild would hang on its 30 s timeout).
+        wait_for(url + "notes/", lambda html: "Edited during the preview" in html, 300, parse=str)
+        # In a tab of its own: the open paper page's live reload fires after the same rebuild, and a
+        # navigation in that tab can be aborted by it.
+        page = page.context.new_page()
+        page.goto(url + "notes/", timeout=120_000)
         page.locator("article", has_text=f"Edited during the preview: {MARKER}").wait_for(timeout=10_000)
     finally:
         process.terminate()

@@ -17,7 +17,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from .cleaning import NEEDS_MORE, SMALL_WORDS, word_set
-from .compress import PARENTHETICAL, Compressor, compressions, sentence_words
+from .compress import PARENTHETICAL, PUNCT, Compressor, compressions, keys_of, sentence_words
 from .contribution import READ_SENTENCES, Scorer, sentence_scores, states_contribution
 from .defects import title_defects
 from .features import Candidate, SpanContext, Vocabulary, spans
@@ -85,7 +85,6 @@ _BOUNDARY_NEXT = SMALL_WORDS | NEEDS_MORE | word_set(
     "enables allows improves yields shows demonstrates can could may might should would must has have "
     "had do does significantly substantially thereby"
 )
-_PUNCT = ".,;:!?\"'“”()[]"
 _MIN_WORDS, _MAX_WORDS = 3, 14
 #: How many sentences are read for candidates: titles come from the opening and the contribution.
 _SENTENCES = 8
@@ -111,19 +110,9 @@ def _sentences(plain: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-def word_key(word: str) -> str:
-    """Return the lowercase form a word is counted under ("Models," -> "models")."""
-    return word.strip(_PUNCT).lower()
-
-
-def word_keys(words: list[str]) -> list[str]:
-    """Return the word_key of each word."""
-    return [word.strip(_PUNCT).lower() for word in words]
-
-
 def term_counts(plain: str) -> Counter[str]:
     """Count each word key of the abstract."""
-    return Counter(word.strip(_PUNCT) for word in plain.lower().split())
+    return Counter(word.strip(PUNCT) for word in plain.lower().split())
 
 
 def generate(
@@ -148,7 +137,7 @@ def generate(
         words = phrase.split()
         if words:
             # An expansion is taken whole; a description may be cut at any phrase boundary.
-            keys = word_keys(words)
+            keys = keys_of(words)
             ends = [len(words)] if kind == "expansion" or len(words) <= _MIN_WORDS else _ends(words, keys)
             out.extend(spans(words, keys, ends or [len(words)], kind, -1, context))
     if name and described:
@@ -178,7 +167,7 @@ def generate(
             starts += [("purpose", m.end()) for m in _PURPOSE.finditer(sentence, sentence.find(name))]
         for kind, offset in starts:
             words = sentence[offset:].split()[: _MAX_WORDS + 1]
-            keys = word_keys(words)
+            keys = keys_of(words)
             out.extend(spans(words, keys, _ends(words, keys), kind, index, context))
     if compressor and not name:
         out.extend(_compressed(parts, scores, compressor, context))
@@ -200,9 +189,9 @@ def _compressed(
         words = sentence_words(parts[index])
         rates = word_rates(words, vocabulary)
         for compression in compressions(compressor, words, rates, index):
-            kept = [w.strip(_PUNCT) for w in compression.words]
+            kept = [w.strip(PUNCT) for w in compression.words]
             kept = [w for w in kept if w]
-            keys = word_keys(kept)
+            keys = keys_of(kept)
             if len(kept) >= _MIN_WORDS:
                 margin = replace(context, margin=compression.margin)
                 out.extend(spans(kept, keys, [len(kept)], "compressed", index, margin))
@@ -212,7 +201,7 @@ def _compressed(
 def word_rates(words: list[str], vocabulary: Vocabulary) -> list[int]:
     """Return how often each word reaches real titles, in tenths (0-9): a feature of the compressor."""
     rates, unknown = vocabulary.title_rate, vocabulary.unknown_rate
-    return [min(int(10 * rates.get(key, unknown)), 9) for key in word_keys(words)]
+    return [min(int(10 * rates.get(key, unknown)), 9) for key in keys_of(words)]
 
 
 def _combined(described: list[Candidate], parts: list[str], context: SpanContext) -> list[Candidate]:
@@ -229,7 +218,7 @@ def _combined(described: list[Candidate], parts: list[str], context: SpanContext
             sentence = PARENTHETICAL.sub("", sentence)
         for match in _FOR_PHRASE.finditer(sentence):
             words = sentence[match.end():].split()[:_FOR_WORDS + 1]
-            keys = word_keys(words)
+            keys = keys_of(words)
             for end in range(1, min(len(words), _FOR_WORDS) + 1):
                 key, last = keys[end - 1], words[end - 1]
                 if not key or key in SMALL_WORDS or key in NEEDS_MORE:
@@ -244,7 +233,7 @@ def _combined(described: list[Candidate], parts: list[str], context: SpanContext
             if len(out) == _COMBINED:
                 return out
             words = f"{head.text} {purpose}".split()
-            keys = word_keys(words)
+            keys = keys_of(words)
             out.extend(spans(words, keys, [len(words)], "combined", -1, context))
     return out
 

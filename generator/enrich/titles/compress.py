@@ -22,7 +22,7 @@ from itertools import repeat
 
 from .cleaning import SMALL_WORDS
 
-_PUNCT = ".,;:!?\"'“”()[]"
+PUNCT = ".,;:!?\"'“”()[]"
 # An aside in brackets, not a name's own "(3)" ("E(3)-Equivariant", "SO(3)") nor the start of a word
 # ("(ϵ, δ)-DP Algorithms": dropped, it left "An-DP Algorithms").
 PARENTHETICAL = re.compile(r"\s*(?<![\w-])[(\[][^()\[\]]*[)\]](?![\w-])")
@@ -68,7 +68,12 @@ class Compression:
 
 def key(word: str) -> str:
     """Return the lowercase form of a word without its punctuation."""
-    return word.strip(_PUNCT).lower()
+    return word.strip(PUNCT).lower()
+
+
+def keys_of(words: list[str]) -> list[str]:
+    """Return the key of each word (one comprehension: this runs for every word read)."""
+    return [word.strip(PUNCT).lower() for word in words]
 
 
 def sentence_words(sentence: str) -> list[str]:
@@ -95,7 +100,7 @@ def word_features(words: list[str], keys: list[str], rates: list[int], sentence:
             _POSITIONS[min(i, 8)], "rel=" + str(10 * i // length), sentence_feature, _CLAUSES[min(clause, 3)],
             "cue=" + _distance(cue, i - cue),
         ]
-        stripped = word.strip(_PUNCT)
+        stripped = word.strip(PUNCT)
         if stripped[:1].isupper():
             features.append("capital")
         if len(stripped) > 1 and stripped.isupper():
@@ -177,7 +182,7 @@ def decode(scores: list[float], transitions: tuple[tuple[float, float], ...], bi
 def compressions(compressor: Compressor, words: list[str], rates: list[int], sentence: int) -> list[Compression]:
     """Return the distinct compressions of a sentence's words at each length bias, shortest first."""
     words = words[:MAX_WORDS]
-    keys = [w.strip(_PUNCT).lower() for w in words]  # (key() of each word, without a call per word)
+    keys = keys_of(words)
     scores = keep_scores(compressor, word_features(words, keys, rates, sentence))
     out: dict[tuple[int, ...], Compression] = {}
     for bias in BIASES:
