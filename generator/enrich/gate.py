@@ -240,12 +240,18 @@ class Gate(LogisticJson):
     def choose(
         self, candidates: list[Candidate], plain: str, hits: list[tuple[int, int, float]], max_topics: int
     ) -> list[Tag]:
-        """Return the topics a paper shows: its most probable candidate, then those reaching `further`."""
+        """Return the topics a paper shows: its most probable candidate, then those reaching `further`.
+
+        A topic the source's own keywords name is kept too when the abstract mentions it: the authors
+        said what their paper is about, and the text bears it out (the gate learned from a reader who
+        saw no keywords).
+        """
         if not candidates:
             return []
         probabilities = self.probabilities(candidate_rows(candidates, layout(plain), hits, self.priors, self.rates))
         ranked = sorted(zip(probabilities.tolist(), candidates, strict=True), key=lambda pc: (-pc[0], pc[1].tag.name))
-        kept = [pc for rank, pc in enumerate(ranked) if rank == 0 or pc[0] >= self.further]
+        kept = [pc for rank, pc in enumerate(ranked)
+                if rank == 0 or pc[0] >= self.further or (pc[1].keyword and mentions(pc[1], plain, hits))]
         return [replace(c.tag, confidence=round(p, 3)) for p, c in kept[:max_topics]]
 
 

@@ -235,10 +235,37 @@ def _named_clause(name: str, plain: str, max_chars: int, model: TitleModel) -> s
     stating = [i for i, p in enumerate(parts) if name in p]
     for index in stating[:2]:
         for text in render_named(parts[index], name):
-            title = compose(name, Candidate(text, "appositive", index, 0, ()))
-            if title and len(title) <= max_chars and not title_defects(title):
-                return title
+            for said in _lighter(text):
+                title = compose(name, Candidate(said, "appositive", index, 0, ()))
+                if title and len(title) <= max_chars and not title_defects(title):
+                    return title
     return ""
+
+
+def _lighter(text: str) -> list[str]:
+    """Return `text`, then the same description with its first modifiers dropped one by one, head and purpose kept.
+
+    "a unified dual-channel transformer-based framework applicable to both docking and 3D drug design tasks"
+    is too long after a name; "a transformer-based framework applicable to ..." still says what and for what.
+    (The leftmost modifiers are the least specific: "novel", "unified", "simple".)
+    """
+    words = text.split()
+    article = words[0].lower() if words and words[0].lower() in ("a", "an", "the") else ""
+    start = 1 if article else 0
+    head = next((i for i in range(start, len(words)) if words[i].lower() in SMALL_WORDS), len(words))
+    shorter = []
+    # The two words before the first small word stay: the head noun and what stands next to it.
+    for first in range(start + 1, head - 1):
+        rest = words[first:]
+        lead = "the" if article == "the" else ("an" if _vowel_sound(rest[0]) else "a") if article else ""
+        shorter.append(" ".join(([lead] if lead else []) + rest))
+    return [text, *shorter]
+
+
+def _vowel_sound(word: str) -> bool:
+    """Return whether `word` is said with a vowel first ("an efficient", but "a unified", "a one-shot")."""
+    lower = word.lower()
+    return lower[:1] in "aeiou" and not lower.startswith(("uni", "use", "usu", "uti", "eu", "one", "once"))
 
 
 def _rendered(
