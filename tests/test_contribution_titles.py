@@ -43,6 +43,17 @@ UNNAMED = [
         ["equivariant"],
         ["common", "physical"],
     ),
+    (
+        # The paper's finding is said by "our experiments show", and its list of settings carries a side
+        # finding after "(i) ..., we find": the side finding (which states the opposite) is no title.
+        "Leaderboards reward models that score high on public test sets. Although many leakage detectors have been "
+        "proposed, surprisingly, our experiments show that a brief reinforcement learning stage hides test-set leakage from detectors. We examine "
+        "two settings: (i) when leaked data is used in supervised fine-tuning, we find that leakage during fine-tuning "
+        "can still be flagged by most detectors. (ii) When a short reinforcement learning stage follows, the "
+        "detectors fail.",
+        ["hides", "leakage", "detectors"],
+        ["flagged", "leaderboards"],
+    ),
 ]
 
 

@@ -26,9 +26,11 @@ import re
 
 from .cleaning import dictionary
 from .compress import PARENTHETICAL
+from .contribution import listed_item
 
 _SUBJECT = (
-    r"(?:we|us to|this (?:paper|work|study|article)|our (?:work|paper|study))\s+(?:\w+ly\s+)?"
+    r"(?:we|us to|this (?:paper|work|study|article)|"
+    r"our (?:work|paper|study|studies|results|experiments|analys[ie]s|findings))\s+(?:\w+ly\s+)?"
     r"(?:also\s+|further\s+|first\s+|then\s+|instead\s+|here\s+)?"
 )
 _VERB = re.compile(
@@ -110,6 +112,9 @@ _MIN_WORDS = 2
 def render_clause(sentence: str) -> list[str]:
     """Return the titles the contribution sentence's clause makes, the fullest first (may be empty)."""
     if "(" in sentence or "[" in sentence:
+        # "(I) when ..., we find that ...": one item of the paper's own list of findings, not the paper.
+        if listed_item(sentence):
+            return []
         sentence = PARENTHETICAL.sub("", sentence)
     match = _VERB.search(sentence)
     if match is None:

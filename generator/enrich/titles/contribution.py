@@ -198,7 +198,7 @@ def sentence_scores(parts: list[str], scorer: Scorer) -> list[float]:
 def states_contribution(sentence: str) -> bool:
     """Return True when the sentence says what the paper does: "we propose", "this paper shows", "X is proposed"."""
     cues = _cues(sentence)
-    return _first_person(cues) or cues[-1]
+    return _first_person(cues) or cues[-1] or _OUR_FINDING.search(sentence) is not None
 
 
 def contribution_index(parts: list[str], scores: list[float]) -> int | None:
@@ -208,8 +208,32 @@ def contribution_index(parts: list[str], scores: list[float]) -> int | None:
     """
     count = min(len(parts), len(scores))
     stating = [i for i in range(count) if _first_person(_cues(parts[i]))]
+    # "(I) when ..., we find that ...": one item of the paper's own list of findings is not what it does;
+    # "our studies find that ..." says it better.
+    whole = [i for i in stating if not listed_item(parts[i])]
+    stating = whole or [i for i in range(count) if _OUR_FINDING.search(parts[i])] or stating
     stating = stating or [i for i in range(count) if _cues(parts[i])[-1]]
     return max(stating, key=lambda i: (scores[i], -i)) if stating else None
+
+
+# "our studies find that ...": a finding of the paper's own without a "we".
+_OUR_FINDING = re.compile(
+    r"\bour (?:studies|study|results|experiments|analys[ie]s|findings) (?:\w+ly )?(?:find|show|reveal|demonstrate)s?\b",
+    re.I,
+)
+
+
+# An item marker of the abstract's own list: "(I)", "(ii)", "(2)", "(b)", before a first-person cue.
+_ITEM = re.compile(r"\((?:[ivx]{1,4}|[IVX]{1,4}|\d|[a-d])\)\s")
+_ITEM_CUE = re.compile(r"\bwe\s+(?:\w+ly\s+)?(?:find|found|show|observe|demonstrate|propose|introduce)", re.I)
+
+
+def listed_item(sentence: str) -> bool:
+    """Return True when the sentence's cue follows an item marker of the abstract's own list ("(I) ..., we find")."""
+    if "(" not in sentence:
+        return False
+    cue = _ITEM_CUE.search(sentence)
+    return cue is not None and _ITEM.search(sentence, 0, cue.start()) is not None
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
