@@ -66,6 +66,7 @@ def test_the_contribution_clause_is_said_whole_as_a_title(sentence: str, title: 
         # A vague head or a generic one before a field: a reader cannot tell the paper by it.
         "In this work, we investigate a typical scenario in code generation where a developer edits code.",
         "We propose a novel approach for membership inference, applicable to sets of records.",
+        "We propose a novel method for causal graph recovery, which queries experts.",
         "We then study the attacker's perspective, finding that attacks improve with compute.",
         # A side result.
         "Additionally, we observed that the rollout method is more robust than generic attention.",

@@ -157,10 +157,10 @@ _FINE_END = frozenset(("problem", "problems", "data", "set", "series", "number",
                        "question", "questions"))
 _GENERIC_NOUNS = frozenset(("method", "methods", "approach", "framework", "model", "models", "algorithm", "dataset",
                             "benchmark", "system", "technique", "strategy", "tool", "pipeline", "solution"))
-# "An Approach for Membership Inference", "A Framework for Linear Self-Attention": a generic head and a field.
+# "An Approach for Membership Inference", "A Method for Causal Graph Recovery": a generic head and a field.
 _GENERIC_HEAD = re.compile(
     r"^(?:an?\s+)?(?:\w+\s+)?(?:approach|framework|method|technique|model|algorithm|system|strategy|scheme|pipeline|"
-    r"paradigm|solution|tool)s?\s+(?:for|to|of|in|on)\s+\S+(?:\s+\S+)?$",
+    r"paradigm|solution|tool)s?\s+(?:for|to|of|in|on)\s+\S+(?:\s+\S+){0,2}$",
     re.I,
 )
 

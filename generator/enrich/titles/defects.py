@@ -153,10 +153,15 @@ _VERB_LED = word_set(
 # sentence's lead-in where a name's description should be ("X: From A to B" is a title).
 _DESCRIPTION_STARTS = word_set(
     "since unlike although though because despite whereas as given into with by via at and or but nor of "
-    "existing prior previous traditional conventional extensive to two three four five six proposed"
+    "existing prior previous traditional conventional extensive to two three four five six proposed "
+    "standing stands"  # ("SONNET: Standing for SOlar-disaggregatioN-Based ...": the name spelled out)
 )
 # "The Recently Proposed ...", "The Existing ...": others' work.
 _THE_BACKGROUND = word_set("recently recent existing prior previous traditional conventional")
+# "The Proposed Approach ...", "ADCE: The Corresponding Surrogates": a "the" that points back into the abstract.
+_THE_POINTER = word_set("proposed corresponding aforementioned above-mentioned resulting former latter")
+# "... Uncertainty with Respect", "Leveraging Code as a Means": an idiom cut before its object.
+_CUT_IDIOM = re.compile(r"\b(?:with respect|with regard|in terms|as a means|by means|in order|on top|in front)$", re.I)
 @lru_cache(maxsize=1)
 def field_words() -> frozenset[str]:
     """Return the words most abstracts use, a field's words (generator/data/field_words.txt)."""
@@ -254,7 +259,8 @@ def title_defects(title: str) -> list[str]:
         if i + 1 < len(words)
     )
     inside = any(w in _FIRST_PERSON or (w in _REFERENCES and i not in segment_starts) for i, w in enumerate(words))
-    if leading or inside:
+    pointer = any(i + 1 < len(words) and words[i] == "the" and words[i + 1] in _THE_POINTER for i in segment_starts)
+    if leading or inside or pointer:
         defects.append("reference")
     description = title.split(": ", 1)[1] if ": " in title else ""
     background = ": " not in title and "?" not in title and any(
@@ -274,7 +280,7 @@ def title_defects(title: str) -> list[str]:
     clause_cut = len(words) > 2 and words[-2] in _CLAUSE_VERBS
     if words and (both or words[-1] in _BAD_ENDINGS or clause_cut or unfinished_list or cut_gerund or (
         "?" not in title and _CUT_CLAUSE.search(title)
-    )):
+    ) or _CUT_IDIOM.search(title.rstrip(".,;:"))):
         defects.append("ending")
     question = "?" in title
     # Each segment's first word and the one after it ("" at the end).
