@@ -21,6 +21,12 @@ honest. Other corpora can be given as arguments; the same files give the same li
   abstracts use: what abstracts name as their topic ("offline reinforcement
   learning", "time series forecasting"). A headline that is only such a phrase
   names the field, not the paper (cleaning.title_defects counts it as generic).
+- generator/data/task_phrases.txt: author keywords of one to four words that at
+  least MIN_COUNT papers give and at least TASK_COUNT titles write after "for" or
+  "in" as a whole phrase ("... for Symbolic Regression", "... in Offline
+  Reinforcement Learning"), used by at most TASK_SHARE of the abstracts
+  (SINGLE_TASK_SHARE for one word: "learning", "training" are no task). A short
+  title that names only a device gets the task its paper names (titles/task.py).
 """
 
 from __future__ import annotations
@@ -46,6 +52,12 @@ DATA = ROOT / "generator" / "data"
 MIN_COUNT = 3
 FIELD_SHARE = 0.03
 TOPIC_COUNT = 5
+TASK_COUNT = 2
+TASK_SHARE = 0.10
+SINGLE_TASK_SHARE = 0.03
+_KEYWORD = re.compile(r"[a-z0-9][a-z0-9-]*(?: [a-z0-9][a-z0-9-]*){0,3}")
+_TITLE_TOKEN = re.compile(r"[a-z0-9][\w-]*|[:,?;\u2014]")
+_PHRASE_ENDS = SMALL_WORDS | {":", ",", "?", ";", "\u2014"}
 _PUNCT = ".,;:!?\"'“”()[]"
 _ASIDE = re.compile(r"\([^()]*\)")
 NAME = re.compile(r"(?<![\w-])((?:\d{1,2}(?=[A-Za-z]))?[A-Za-z][A-Za-z0-9]*(?:[-+][A-Za-z0-9]+)*\+*)(?![\w-])")
@@ -86,6 +98,43 @@ def word_lists(paths: list[Path]) -> tuple[list[str], list[str], list[str]]:
     return common, fields, sorted(p for p, c in topics.items() if c >= TOPIC_COUNT)
 
 
+def task_list(paths: list[Path]) -> list[str]:
+    """Return the author keywords that titles name as a task ("for X", "in X") and few abstracts use, sorted."""
+    keywords: collections.Counter[str] = collections.Counter()
+    after: collections.Counter[str] = collections.Counter()
+    abstracts = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line)
+                if part_of(record["id"]) != "tune":
+                    continue
+                keywords.update({k.strip().lower() for k in record.get("keywords") or []})
+                after.update(_purpose_phrases(record.get("title", "")))
+                abstracts.append(record.get("abstract", ""))
+    named = {k for k, c in keywords.items() if c >= MIN_COUNT and _KEYWORD.fullmatch(k) and after[k] >= TASK_COUNT}
+    used: collections.Counter[str] = collections.Counter()
+    for abstract in abstracts:
+        words = re.findall(r"[a-z0-9][\w-]*", abstract.lower())
+        grams = {" ".join(words[i : i + n]) for n in range(1, 5) for i in range(len(words) - n + 1)}
+        used.update(grams & named)
+    return sorted(
+        k for k in named if 3 <= used[k] <= (TASK_SHARE if " " in k else SINGLE_TASK_SHARE) * len(abstracts)
+    )
+
+
+def _purpose_phrases(title: str) -> set[str]:
+    """Return the phrases of one to four words a title writes whole after "for" or "in"."""
+    words = _TITLE_TOKEN.findall(title.lower())
+    found = set()
+    for i, word in enumerate(words):
+        if word in ("for", "in"):
+            for end in range(i + 2, min(i + 6, len(words) + 1)):
+                if end == len(words) or words[end] in _PHRASE_ENDS:
+                    found.add(" ".join(words[i + 1 : end]))
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpora", nargs="*", type=Path, default=CORPORA)
@@ -97,6 +146,7 @@ def main() -> None:
         ("common_names.txt", names, f"Name-shaped words that at least {MIN_COUNT} abstracts mention"),
         ("field_words.txt", fields, f"Words that more than {FIELD_SHARE:.0%} of the abstracts use"),
         ("field_phrases.txt", phrases, f"Phrases that the opening sentences of at least {TOPIC_COUNT} abstracts use"),
+        ("task_phrases.txt", task_list(args.corpora), "Author keywords that titles name as a task ('for X', 'in X')"),
     ):
         header = (
             f"# {what}, in the tune part of {sources}\n"

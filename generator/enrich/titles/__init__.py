@@ -30,9 +30,10 @@ from .contribution import (
     states_contribution,
 )
 from .defects import field_core, title_defects
-from .describe import descriptions
+from .describe import descriptions, lighter
 from .model import TitleModel, load_model
 from .names import NameCandidate, count_word, looks_like_name, name_candidates
+from .task import title_for_task
 from .unique import unique_titles
 
 __all__ = [
@@ -147,7 +148,7 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                 for at in [stated, *others_stating[:_OTHER_STATING]]:
                     rendered = _rendered(parts[at], at, candidates, ranked, max_chars, model)
                     if rendered is not None:
-                        return _keep_name(name, rendered, max_chars)
+                        return _keep_name(name, _for_task(rendered, parts, stated, max_chars), max_chars)
         for index in ranked:
             if attempt_name and any(other in candidates[index].text for other in others):
                 continue
@@ -166,11 +167,22 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                     # An unsure headline gives way to the contribution sentence's own title when that is surer.
                     safe = _contribution_clause(plain, candidates, ranked, opening, max_chars, model)
                     if safe and safe[1] > logit:
-                        return _keep_name(name, safe[0], max_chars)
+                        result = safe[0]
+                        return _keep_name(name, _for_task(result, sentences(plain)[:READ_SENTENCES], None, max_chars),
+                                          max_chars)
                 source = "named-method" if attempt_name else "headline"
                 result = InferredTitle(title, source, attempt_name, model.confidence.probability(logit))
-                return result if attempt_name else _keep_name(name, result, max_chars)
+                if attempt_name:
+                    return result
+                result = _for_task(result, sentences(plain)[:READ_SENTENCES], None, max_chars)
+                return _keep_name(name, result, max_chars)
     return _keep_name(name, _fallback("", candidates, ranked, plain, max_chars, model), max_chars)
+
+
+def _for_task(result: InferredTitle, parts: list[str], stated: int | None, max_chars: int) -> InferredTitle:
+    """Add what a short device-only title is for (`task.py`): "An Edge-Aware Noise Scheduler for Denoising"."""
+    title = title_for_task(result.title, parts, stated, max_chars)
+    return result if title == result.title else replace(result, title=title)
 
 
 #: Words of a headline a name may still lead: "PDETime: Multivariate Time-Series Forecasting" says name and task.
@@ -235,37 +247,11 @@ def _named_clause(name: str, plain: str, max_chars: int, model: TitleModel) -> s
     stating = [i for i, p in enumerate(parts) if name in p]
     for index in stating[:2]:
         for text in render_named(parts[index], name):
-            for said in _lighter(text):
+            for said in lighter(text):
                 title = compose(name, Candidate(said, "appositive", index, 0, ()))
                 if title and len(title) <= max_chars and not title_defects(title):
                     return title
     return ""
-
-
-def _lighter(text: str) -> list[str]:
-    """Return `text`, then the same description with its first modifiers dropped one by one, head and purpose kept.
-
-    "a unified dual-channel transformer-based framework applicable to both docking and 3D drug design tasks"
-    is too long after a name; "a transformer-based framework applicable to ..." still says what and for what.
-    (The leftmost modifiers are the least specific: "novel", "unified", "simple".)
-    """
-    words = text.split()
-    article = words[0].lower() if words and words[0].lower() in ("a", "an", "the") else ""
-    start = 1 if article else 0
-    head = next((i for i in range(start, len(words)) if words[i].lower() in SMALL_WORDS), len(words))
-    shorter = []
-    # The two words before the first small word stay: the head noun and what stands next to it.
-    for first in range(start + 1, head - 1):
-        rest = words[first:]
-        lead = "the" if article == "the" else ("an" if _vowel_sound(rest[0]) else "a") if article else ""
-        shorter.append(" ".join(([lead] if lead else []) + rest))
-    return [text, *shorter]
-
-
-def _vowel_sound(word: str) -> bool:
-    """Return whether `word` is said with a vowel first ("an efficient", but "a unified", "a one-shot")."""
-    lower = word.lower()
-    return lower[:1] in "aeiou" and not lower.startswith(("uni", "use", "usu", "uti", "eu", "one", "once"))
 
 
 def _rendered(

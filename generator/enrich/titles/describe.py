@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .acronyms import ARTICLE, LEADING_VERB, acronyms, expansion_matches, trim_expansion
-from .cleaning import drop_dangling
+from .cleaning import SMALL_WORDS, drop_dangling
 from .names import _VERBS, _joins, _unjoined_starts
 
 _LEADERS = re.compile(
@@ -119,3 +119,29 @@ def _clip(text: str) -> str:
     text = re.sub(r"\s*\([^()]*\)?$", "", text.strip())
     words = drop_dangling(text.split()[:16])
     return " ".join(words).strip(" ,")
+
+
+def lighter(text: str) -> list[str]:
+    """Return `text`, then the same description with its first modifiers dropped one by one, head and purpose kept.
+
+    "a unified dual-channel transformer-based framework applicable to both docking and 3D drug design tasks"
+    is too long after a name; "a transformer-based framework applicable to ..." still says what and for what.
+    (The leftmost modifiers are the least specific: "novel", "unified", "simple".)
+    """
+    words = text.split()
+    article = words[0].lower() if words and words[0].lower() in ("a", "an", "the") else ""
+    start = 1 if article else 0
+    head = next((i for i in range(start, len(words)) if words[i].lower() in SMALL_WORDS), len(words))
+    shorter = []
+    # The two words before the first small word stay: the head noun and what stands next to it.
+    for first in range(start + 1, head - 1):
+        rest = words[first:]
+        lead = "the" if article == "the" else ("an" if _vowel_sound(rest[0]) else "a") if article else ""
+        shorter.append(" ".join(([lead] if lead else []) + rest))
+    return [text, *shorter]
+
+
+def _vowel_sound(word: str) -> bool:
+    """Return whether `word` is said with a vowel first ("an efficient", but "a unified", "a one-shot")."""
+    lower = word.lower()
+    return lower[:1] in "aeiou" and not lower.startswith(("uni", "use", "usu", "uti", "eu", "one", "once"))

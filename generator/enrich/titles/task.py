@@ -1,0 +1,126 @@
+"""Say what a short, task-less title is for: "A Retrieval-Augmented Generation Mechanism for Symbolic Regression".
+
+A strict reader calls "A Dynamic Switching Teacher Strategy" or "Theory of Mind Module" bad: it
+names a device and never the problem, so it could title a hundred papers. Authors write
+"[what] for [task]". The task is a phrase authors use as a keyword (`generator/data/task_phrases.txt`,
+learned from the author keywords of the corpora's tune part, `scripts/build_title_lists.py`) that
+the paper itself says where it states what it does: first the contribution sentence, then the
+other sentences stating a contribution, then the opening (the abstract's topic).
+
+All functions are pure: text in, text out.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+from .cleaning import SMALL_WORDS, polish, word_set
+from .contribution import states_contribution
+from .defects import title_defects
+
+#: A title longer than this already says more than a device.
+_SHORT_WORDS = 6
+# A title that already says where, what for or how ("... for X", "... in Y", "... via Z") keeps its words.
+_SAYS_PURPOSE = word_set(
+    "for in on via to under with from against across through by using without beyond towards toward into over"
+)
+# The heads of a device: a title ending on one names a thing made, not the problem it is for.
+_DEVICE_HEADS = word_set(
+    "framework method approach algorithm model module mechanism network strategy scheduler block function attack "
+    "defense paradigm technique architecture estimator extractor pipeline scheme procedure policy objective loss "
+    "regularizer regularization layer operator sampler solver optimizer encoder decoder system agent metric"
+)
+# Where a sentence names what its device is for: "... for symbolic regression", "... in offline RL"
+# ("on" and "of" are as often the benchmark or the background: "experiments on image classification").
+_PURPOSE_BEFORE = word_set("for in to")
+_FINITE = re.compile(r" (?:Is|Are|Was|Were|Has|Have|Had|Can|Could|May|Might|Will|Would|Should|Must|Do|Does) ")
+_WORD = re.compile(r"[A-Za-z0-9][\w-]*")
+
+
+@lru_cache(maxsize=1)
+def task_phrases() -> dict[int, frozenset[str]]:
+    """Return the task phrases (generator/data/task_phrases.txt) by their number of words."""
+    text = resources.files("generator").joinpath("data/task_phrases.txt").read_text(encoding="utf-8")
+    by_length: dict[int, set[str]] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            by_length.setdefault(len(line.split()), set()).add(line)
+    return {n: frozenset(phrases) for n, phrases in by_length.items()}
+
+
+def needs_task(title: str) -> bool:
+    """Return True for a short noun phrase that says no purpose, setting or claim ("A Prompt Diffusion Model")."""
+    words = title.split()
+    if not words or len(words) > _SHORT_WORDS or ":" in title or title.endswith("?") or _FINITE.search(f" {title} "):
+        return False
+    if words[-1].lower().strip(",;").removesuffix("s") not in _DEVICE_HEADS:
+        return False
+    return not any(w.lower().strip(",;") in _SAYS_PURPOSE for w in words[1:])
+
+
+def task_in(sentence: str, title: str, opening: bool = False) -> str:
+    """Return the longest task phrase the sentence names as a purpose ("for X", "in X"), as it writes it; or "".
+
+    The `opening` sentence's subject counts too ("Symbolic regression seeks ..."): the abstract's topic.
+    A phrase that shares a word with the title, or whose initials an acronym of the title spells, is not taken.
+    """
+    tokens = list(_WORD.finditer(sentence))
+    lowered = [t.group(0).lower() for t in tokens]
+    taken = {_stem(part) for w in _WORD.findall(title.lower()) if w not in SMALL_WORDS for part in w.split("-")}
+    acronyms = {
+        a.lower().removesuffix("s") for w in _WORD.findall(title) for a in w.split("-")
+        if len(a) >= 2 and a.removesuffix("s").isupper()
+    }
+    phrases = task_phrases()
+    for n in sorted(phrases, reverse=True):
+        for i in range(len(tokens) - n + 1):
+            gram = lowered[i : i + n]
+            said_as_purpose = (i and lowered[i - 1] in _PURPOSE_BEFORE) or (opening and not i)
+            if not said_as_purpose or " ".join(gram) not in phrases[n]:
+                continue
+            if not {_stem(part) for w in gram for part in w.split("-")} & taken and not _spelled(gram, acronyms):
+                return sentence[tokens[i].start() : tokens[i + n - 1].end()]
+    return ""
+
+
+def with_task(title: str, sentences: list[str], max_chars: int, opening: str = "") -> str:
+    """Return "<title> for <task>" when `title` names a device and no purpose; else `title` unchanged.
+
+    `sentences` are where the paper says what it does, best first (the contribution sentence, the
+    others that state one), then its `opening` sentence. A task the title cannot hold within `max_chars`
+    is left out.
+    """
+    if not needs_task(title):
+        return title
+    for sentence, first in [*((s, False) for s in sentences), *([(opening, True)] if opening else [])]:
+        task = task_in(sentence, title, first)
+        if task:
+            longer = f"{title} for {polish(task)}"
+            return longer if len(longer) <= max_chars else title
+    return title
+
+
+def title_for_task(title: str, parts: list[str], stated: int | None, max_chars: int) -> str:
+    """Return the title with its task when it needs one and the result has no defect (`with_task`).
+
+    `parts` are the abstract's first sentences and `stated` the contribution sentence's index (None
+    when unknown): the task is looked for there, then in the other sentences stating a
+    contribution, then in the opening sentence's subject.
+    """
+    stating = [i for i, p in enumerate(parts) if i != stated and states_contribution(p)]
+    order = ([stated] if stated is not None else []) + stating
+    longer = with_task(title, [parts[i] for i in order], max_chars, parts[0] if parts else "")
+    return title if longer == title or title_defects(longer) else longer
+
+
+def _spelled(gram: list[str], acronyms: set[str]) -> bool:
+    """Return True when an acronym of the title starts with the phrase's initials ("RLHF", "reinforcement learning")."""
+    initials = "".join(w[0] for w in gram)
+    return len(initials) >= 2 and any(a.startswith(initials) for a in acronyms)
+
+
+def _stem(word: str) -> str:
+    # "model" and "models", "attack" and "attacks" are one word for overlap.
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

@@ -1,0 +1,76 @@
+"""A short title that names only a device says what it is for: "A Noise Scheduler for Image Generation" (issue #29).
+
+A strict reader calls "A Retrieval-Augmented Generation Mechanism" bad: it could title a hundred
+papers. The task comes from where the paper names it as a purpose, never from a word the title
+already says.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.enrich.titles import infer_title
+from generator.enrich.titles.task import needs_task, task_in, task_phrases, with_task
+
+RAG = (
+    "Symbolic regression seeks closed-form expressions that fit data. Existing methods search a vast space of "
+    "expressions and scale poorly. We introduce a retrieval-augmented generation mechanism. It retrieves formulas "
+    "from a library and lets a transformer edit them. Experiments on standard benchmarks show better recovery "
+    "rates than genetic programming."
+)
+
+
+def test_a_device_title_gets_the_task_its_abstract_opens_on():
+    inferred = infer_title(RAG)
+    assert inferred.title == "A Retrieval-Augmented Generation Mechanism for Symbolic Regression"
+
+
+def test_the_task_comes_from_the_purpose_the_contribution_sentence_names():
+    sentences = ["We present an edge-aware noise scheduler, designed for image generation with sharp edges."]
+    assert with_task("An Edge-Aware Noise Scheduler", sentences, 110) == (
+        "An Edge-Aware Noise Scheduler for Image Generation"
+    )
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "A Noise Scheduler for Diffusion Models",  # already says what for
+        "Self-Supervised Monocular Depth Estimation",  # a task, not a device
+        "Can Small Models Plan?",  # a question
+        "Scaling Laws Are Linear in Compute",  # a claim
+        "A Very Long Multi-Stage Hierarchical Retrieval-Augmented Generation Mechanism",  # already long
+    ],
+)
+def test_titles_that_say_more_than_a_device_are_left_alone(title):
+    assert not needs_task(title)
+    assert with_task(title, ["We use it for symbolic regression."], 110) == title
+
+
+def test_a_task_is_never_a_word_the_title_already_says():
+    sentence = "We propose a diffusion-based inverse solver framework for diffusion models and for image generation."
+    assert task_in(sentence, "A Diffusion-Based Inverse Solver Framework") == "image generation"
+
+
+def test_a_task_the_titles_acronym_spells_is_not_said_twice():
+    assert task_in("It is trained for deep learning.", "A DL-Based Force Field Model") == ""
+    assert task_in("We study it for reinforcement learning.", "A Re-Formulation of the RLHF Objective") == ""
+
+
+def test_a_phrase_that_is_not_named_as_a_purpose_is_no_task():
+    # "symbolic regression" is only mentioned, not what the mechanism is for.
+    assert task_in("Prior work on symbolic regression is slow.", "A Retrieval Mechanism") == ""
+    assert task_in("Prior work on symbolic regression is slow.", "A Retrieval Mechanism", opening=True) == ""
+    assert task_in("Symbolic regression is slow.", "A Retrieval Mechanism", opening=True) == "Symbolic regression"
+
+
+def test_a_task_that_would_pass_the_length_limit_is_left_out():
+    title = "A Retrieval-Augmented Generation Mechanism"
+    assert with_task(title, ["It is built for symbolic regression."], len(title) + 10) == title
+
+
+def test_task_phrases_are_tasks_not_umbrellas():
+    phrases = set().union(*task_phrases().values())
+    assert {"symbolic regression", "image generation", "autonomous driving"} <= phrases
+    # Words most abstracts use name no task.
+    assert not {"learning", "training", "large language models", "neural networks"} & phrases
