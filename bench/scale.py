@@ -29,7 +29,8 @@ in a fresh project folder:
    (one heading, one paragraph, the same front matter), and the cold build over
    MkDocs on those plain pages;
 8. Zensical alone on the same Markdown, beside MkDocs alone (when Zensical is
-   installed: `pip install -e '.[zensical]'`);
+   installed: `pip install -e '.[zensical]'`); `--engines` measures only this,
+   MkDocs and Zensical one after the other on the same generated pages;
 9. one edited abstract as CI builds it: a fresh project (every file new) with
    the cold build's `.paper-digest/`, generated pages and site restored (what
    the workflows cache), against the cold build; and how many MB that cache is.
@@ -244,6 +245,23 @@ def engine_pages(project: Path, search: str) -> dict:
     }
 
 
+def engines_only(size: int, corpora: Path, work: Path) -> None:
+    """Print MkDocs alone and Zensical alone on the same generated pages of `size` papers, one after the other."""
+    project = copy_project(work / f"engines-{size}")
+    (project / "in").mkdir()
+    texts = abstracts(corpora, size)
+    (project / "in" / "digest.txt").write_text(f"Scale {size} Papers\n\n" + "\n\n".join(texts) + "\n",
+                                               encoding="utf-8")
+    run([sys.executable, "-m", "generator", "generate", "in/digest.txt"], project)
+    from generator.settings import load_settings
+
+    search = load_settings(project).search_engine(size)
+    mkdocs_s = engine_seconds(project, project / "site_src", "mkdocs", search)
+    zensical_s = engine_seconds(project, project / "site_src", "zensical", search)
+    print(f"{size:,} | {search} | {mkdocs_s:.1f} | {zensical_s:.1f} | {zensical_s / mkdocs_s:.2f}", flush=True)
+    shutil.rmtree(project)
+
+
 #: What the workflows cache between runs (actions/cache `path` in .github/workflows/), less the hand-written pages.
 CI_CACHED = (".paper-digest", "site", "site_src")
 
@@ -315,8 +333,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000])
     parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
+    parser.add_argument("--engines", action="store_true",
+                        help="only item 8: generate the pages, then MkDocs alone and Zensical alone on them")
     args = parser.parse_args()
-    print(f"$ python bench/scale.py --sizes {' '.join(map(str, args.sizes))}")
+    print(f"$ python bench/scale.py --sizes {' '.join(map(str, args.sizes))}{' --engines' if args.engines else ''}")
+    if args.engines:
+        with tempfile.TemporaryDirectory(prefix="scale-") as tmp:
+            print("papers | search | MkDocs alone s | Zensical alone s | Zensical / MkDocs")
+            for size in args.sizes:
+                engines_only(size, args.corpora, Path(tmp))
+        return
     rows = []
     with tempfile.TemporaryDirectory(prefix="scale-") as tmp:
         for size in args.sizes:

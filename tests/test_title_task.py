@@ -74,3 +74,4 @@ def test_task_phrases_are_tasks_not_umbrellas():
     assert {"symbolic regression", "image generation", "autonomous driving"} <= phrases
     # Words most abstracts use name no task.
     assert not {"learning", "training", "large language models", "neural networks"} & phrases
+

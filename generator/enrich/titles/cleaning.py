@@ -38,7 +38,11 @@ _STRAY = re.compile(r"[\\$*_`{}^~|#\"“”]|(?<!\s)[<>]|[<>](?!\s\d)")
 # "cApability", "reinfOrcement": a word typeset to spell an acronym, not a name's own casing.
 _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
 _LEADING_BOTH = re.compile(r"^(?:Both|Either)\s+(?=\S+\s+\S)")
-_A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z])")
+# "A Efficient" and "A LLM" are said "An": a vowel, or an acronym whose first letter's name starts with one
+# ("An LLM", "An RL Agent", "An SVM"; but "A UNet", "A GAN").
+_A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z]|[AEFHILMNORSX][A-Z0-9]+s?\b)")
+# Typeset ligatures a PDF's text keeps ("ﬁrst" is "first"): a title spells the letters.
+_LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"})
 _EMPTY_BRACKETS = re.compile(r"\(\s*\)")
 
 
@@ -189,6 +193,7 @@ def polish(text: str) -> str:
     """Return `text` as a clean title: no markup, balanced brackets, no dangling end, venue casing."""
     if ")" in text:
         text = _LIST_ITEM.sub("", text)
+    text = text.translate(_LIGATURES)
     # "Over-Refusal—the Tendency ...": a dash joins another sentence's words; the title ends before it.
     head = text.split("\u2014", 1)[0]
     if len(head.split()) >= 3:

@@ -192,6 +192,8 @@ def compressions(compressor: Compressor, words: list[str], rates: list[int], sen
             continue
         if len(starts) > 1 or (starts and keys[kept[starts[0]]] not in _JOINS):
             continue
+        if _cuts_a_name(words, kept):
+            continue  # "Carlo Tree Search" from "leveraging Monte Carlo Tree Search": a name loses a word
         if any(words[i][-1:] in ":;" for i in kept[:-1]):
             continue  # "AI Confidence Adjustment: Inter-Group-Alignment" would lose its colon: two phrases run on
         chosen = set(kept)
@@ -199,3 +201,24 @@ def compressions(compressor: Compressor, words: list[str], rates: list[int], sen
         margin = sum(scores[i] for i in kept) / len(kept) - (sum(dropped) / len(dropped) if dropped else 0.0)
         out[tuple(kept)] = Compression(tuple(words[i] for i in kept), round(margin, SCORE_DECIMALS))
     return sorted(out.values(), key=lambda c: (len(c.words), c.words))
+
+
+def _capital(word: str) -> bool:
+    return word[:1].isupper() and word.strip(PUNCT).isalpha()
+
+
+def _cuts_a_name(words: list[str], kept: list[int]) -> bool:
+    """Return True when a kept word and a dropped one next to it are both capitalized mid-sentence: one name.
+
+    (The sentence's first word is capitalized whatever it is; a word ending in punctuation ends the name.)
+    """
+    chosen = set(kept)
+    for i in kept:
+        before, after = i - 1, i + 1
+        if before >= 1 and before not in chosen and _capital(words[before]) and _capital(words[i]) \
+                and words[before][-1:].isalpha():
+            return True
+        if i >= 1 and after < len(words) and after not in chosen and _capital(words[i]) and _capital(words[after]) \
+                and words[i][-1:].isalpha():
+            return True
+    return False
