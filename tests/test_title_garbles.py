@@ -39,6 +39,8 @@ def test_words_titles_never_use_keep_a_sentence_out_of_the_title():
         ("a LLM-powered framework for retrosynthesis", "An LLM-Powered Framework for Retrosynthesis"),
         ("a RL agent for navigation", "An RL Agent for Navigation"),
         ("a GAN for tabular data", "A GAN for Tabular Data"),
+        ("a ultra-lightweight network", "An Ultra-Lightweight Network"),
+        ("a unsupervised method and a unified model", "An Unsupervised Method and a Unified Model"),
         ("\ufb01rst streaming benchmark for video LLMs", "First Streaming Benchmark for Video LLMs"),
     ],
 )

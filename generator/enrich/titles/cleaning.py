@@ -39,8 +39,8 @@ _STRAY = re.compile(r"[\\$*_`{}^~|#\"“”]|(?<!\s)[<>]|[<>](?!\s\d)")
 _ACRONYM_CASED = re.compile(r"^[a-z]+[A-Z][a-z]{2,}$|^[a-z]{2,}[A-Z][a-z]+$|^[a-z]{5,}[A-Z]$")
 _LEADING_BOTH = re.compile(r"^(?:Both|Either)\s+(?=\S+\s+\S)")
 # "A Efficient" and "A LLM" are said "An": a vowel, or an acronym whose first letter's name starts with one
-# ("An LLM", "An RL Agent", "An SVM"; but "A UNet", "A GAN").
-_A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z]|[AEFHILMNORSX][A-Z0-9]+s?\b)")
+# ("An LLM", "An RL Agent", "An SVM", "An Ultra-Light", "An Unsupervised"; but "A Unified", "A UNet", "A GAN").
+_A_VOWEL = re.compile(r"\bA (?=[AEIO][a-z]|U(?:lt|n(?!i)|pp|mb)|[AEFHILMNORSX][A-Z0-9]+s?\b)")
 # Typeset ligatures a PDF's text keeps ("ﬁrst" is "first"): a title spells the letters.
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"})
 _EMPTY_BRACKETS = re.compile(r"\(\s*\)")

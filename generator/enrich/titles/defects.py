@@ -27,7 +27,8 @@ _ENDING_VERBS = word_set(
     "reduces increases enhances generates learns captures exploits solves predicts produces includes contains "
     "supports operates occurs fails succeeds works spread presented proposed introduced described discussed "
     "considered studied shown given used observed reported employed adopted utilized prove show demonstrate "
-    "propose introduce analyze analyse address tackle overcome mitigate alleviate resolve use"
+    "propose introduce analyze analyse address tackle overcome mitigate alleviate resolve use built evaluate assess "
+    "find fewer"
 )
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
 _BAD_ENDINGS = ((SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}) | _ENDING_VERBS
