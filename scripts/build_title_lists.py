@@ -36,6 +36,7 @@ import collections
 import json
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,23 +77,28 @@ def opening_phrases(abstract: str) -> set[str]:
     return found
 
 
+def tune_records(paths: list[Path]) -> Iterator[dict]:
+    """Yield the records of the tune part (bench/split.py) of each corpus, in file order."""
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line)
+                if part_of(record["id"]) == "tune":
+                    yield record
+
+
 def word_lists(paths: list[Path]) -> tuple[list[str], list[str], list[str]]:
     """Return the common names, the field words and the field phrases of the tune abstracts, each sorted."""
     names: collections.Counter[str] = collections.Counter()
     words: collections.Counter[str] = collections.Counter()
     topics: collections.Counter[str] = collections.Counter()
     documents = 0
-    for path in paths:
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                record = json.loads(line)
-                if part_of(record["id"]) != "tune":
-                    continue
-                abstract = record.get("abstract", "")
-                documents += 1
-                names.update({m for m in NAME.findall(abstract) if looks_like_name(m)})
-                words.update(set(term_counts(abstract)))
-                topics.update(opening_phrases(abstract))
+    for record in tune_records(paths):
+        abstract = record.get("abstract", "")
+        documents += 1
+        names.update({m for m in NAME.findall(abstract) if looks_like_name(m)})
+        words.update(set(term_counts(abstract)))
+        topics.update(opening_phrases(abstract))
     common = sorted(n for n, c in names.items() if c >= MIN_COUNT)
     fields = sorted(w for w, c in words.items() if w and c > FIELD_SHARE * documents)
     return common, fields, sorted(p for p, c in topics.items() if c >= TOPIC_COUNT)
@@ -103,15 +109,10 @@ def task_list(paths: list[Path]) -> list[str]:
     keywords: collections.Counter[str] = collections.Counter()
     after: collections.Counter[str] = collections.Counter()
     abstracts = []
-    for path in paths:
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                record = json.loads(line)
-                if part_of(record["id"]) != "tune":
-                    continue
-                keywords.update({k.strip().lower() for k in record.get("keywords") or []})
-                after.update(_purpose_phrases(record.get("title", "")))
-                abstracts.append(record.get("abstract", ""))
+    for record in tune_records(paths):
+        keywords.update({k.strip().lower() for k in record.get("keywords") or []})
+        after.update(_purpose_phrases(record.get("title", "")))
+        abstracts.append(record.get("abstract", ""))
     named = {k for k, c in keywords.items() if c >= MIN_COUNT and _KEYWORD.fullmatch(k) and after[k] >= TASK_COUNT}
     used: collections.Counter[str] = collections.Counter()
     for abstract in abstracts:
