@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.engine_pages import engine_seconds, plain_tree
-from bench.scale import abstracts
+from bench.scale import abstracts, digest_text
 from tests.conftest import copy_project
 
 
@@ -57,8 +57,7 @@ def one_round(texts: list[str], work: Path, number: int) -> dict[str, tuple[floa
 
     project = copy_project(work / f"round-{number}")
     (project / "in").mkdir()
-    (project / "in" / "digest.txt").write_text(f"Scale {len(texts)} Papers\n\n" + "\n\n".join(texts) + "\n",
-                                               encoding="utf-8")
+    (project / "in" / "digest.txt").write_text(digest_text(len(texts), texts), encoding="utf-8")
 
     def cold() -> None:
         done = subprocess.run([sys.executable, "-m", "generator", "build", "in/digest.txt"], cwd=project,

@@ -75,6 +75,11 @@ def abstracts(corpora: Path, count: int) -> list[str]:
     return out
 
 
+def digest_text(size: int, texts: list[str]) -> str:
+    """Return the plain-text digest of `texts` (no titles, so the whole pipeline runs)."""
+    return f"Scale {size} Papers\n\n" + "\n\n".join(texts) + "\n"
+
+
 def run(command: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float, str]:
     """Run a command; return wall seconds, peak RSS in MB, and its output."""
     start = time.perf_counter()
@@ -138,7 +143,7 @@ def search_bytes(site: Path, query: str = QUERY) -> tuple[int, int, float]:
 
 def measure(size: int, corpora: Path, work: Path) -> dict:
     texts = abstracts(corpora, size)
-    digest = f"Scale {size} Papers\n\n" + "\n\n".join(texts) + "\n"
+    digest = digest_text(size, texts)
     projects = {}
     for name in ("generate", "build"):
         projects[name] = copy_project(work / f"{name}-{size}")
@@ -179,11 +184,11 @@ def measure(size: int, corpora: Path, work: Path) -> dict:
     noop_time, _, noop_out = run([*cli, "build", "in/digest.txt"], project)
     edited = [*texts]
     edited[1] = edited[1] + " We also release the code."
-    digest = f"Scale {size} Papers\n\n" + "\n\n".join(edited) + "\n"
+    digest = digest_text(size, edited)
     (project / "in" / "digest.txt").write_text(digest, encoding="utf-8")
     edit_time, _, edit_out = run([*cli, "build", "in/digest.txt"], project)
     added = abstracts(corpora, size + 300)[size:]
-    digest = f"Scale {size} Papers\n\n" + "\n\n".join([*edited, *added]) + "\n"
+    digest = digest_text(size, [*edited, *added])
     (project / "in" / "digest.txt").write_text(digest, encoding="utf-8")
     add_time, add_rss, add_out = run([*cli, "build", "in/digest.txt"], project)
     return {
@@ -249,9 +254,7 @@ def engines_only(size: int, corpora: Path, work: Path) -> None:
     """Print MkDocs alone and Zensical alone on the same generated pages of `size` papers, one after the other."""
     project = copy_project(work / f"engines-{size}")
     (project / "in").mkdir()
-    texts = abstracts(corpora, size)
-    (project / "in" / "digest.txt").write_text(f"Scale {size} Papers\n\n" + "\n\n".join(texts) + "\n",
-                                               encoding="utf-8")
+    (project / "in" / "digest.txt").write_text(digest_text(size, abstracts(corpora, size)), encoding="utf-8")
     run([sys.executable, "-m", "generator", "generate", "in/digest.txt"], project)
     from generator.settings import load_settings
 
@@ -279,7 +282,7 @@ def ci_edit(project: Path, clone: Path, texts: list[str], size: int) -> tuple[fl
     edited = [*texts]
     edited[1] = edited[1] + " We also release the code."
     (clone / "in").mkdir()
-    (clone / "in" / "digest.txt").write_text(f"Scale {size} Papers\n\n" + "\n\n".join(edited) + "\n", encoding="utf-8")
+    (clone / "in" / "digest.txt").write_text(digest_text(size, edited), encoding="utf-8")
     summary = clone / "summary.md"
     seconds, _, _ = run([sys.executable, "-m", "generator", "build", "in/digest.txt", "--summary", str(summary)], clone)
     match = re.search(r"\| Analysed again \| ([\d,]+)", summary.read_text(encoding="utf-8"))

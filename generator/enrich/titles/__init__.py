@@ -168,15 +168,13 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                     # An unsure headline gives way to the contribution sentence's own title when that is surer.
                     safe = _contribution_clause(plain, candidates, ranked, opening, max_chars, model)
                     if safe and safe[1] > logit:
-                        result = safe[0]
-                        return _keep_name(name, _for_task(result, sentences(plain)[:READ_SENTENCES], None, max_chars),
-                                          max_chars)
+                        # (`parts`: this attempt's sentences, split above where no name is tried.)
+                        return _keep_name(name, _for_task(safe[0], parts, None, max_chars), max_chars)
                 source = "named-method" if attempt_name else "headline"
                 result = InferredTitle(title, source, attempt_name, model.confidence.probability(logit))
                 if attempt_name:
                     return result
-                result = _for_task(result, sentences(plain)[:READ_SENTENCES], None, max_chars)
-                return _keep_name(name, result, max_chars)
+                return _keep_name(name, _for_task(result, parts, None, max_chars), max_chars)
     return _keep_name(name, _fallback("", candidates, ranked, plain, max_chars, model), max_chars)
 
 

@@ -109,6 +109,8 @@ def title_for_task(title: str, parts: list[str], stated: int | None, max_chars: 
     when unknown): the task is looked for there, then in the other sentences stating a
     contribution, then in the opening sentence's subject.
     """
+    if not needs_task(title):
+        return title  # (most titles: the sentences need not be read)
     stating = [i for i, p in enumerate(parts) if i != stated and states_contribution(p)]
     order = ([stated] if stated is not None else []) + stating
     longer = with_task(title, [parts[i] for i in order], max_chars, parts[0] if parts else "")
