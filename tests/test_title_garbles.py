@@ -1,4 +1,4 @@
-"""Garbles and sentence-speak a strict reader called bad in inferred titles (issue #29), fixed at their cause."""
+"""Garbles a strict reader called bad in inferred titles (issue #29), fixed at their cause."""
 
 from __future__ import annotations
 
@@ -14,23 +14,11 @@ MCTS = (
     "Unlike previous approaches that apply MCTS to solution search, our method uniquely integrates MCTS into the "
     "planning phase."
 )
-BACKOFF = (
-    "Large language models are expensive to run. We show that backoff decoding with a large and a small model can "
-    "significantly reduce inference cost. The small model drafts tokens and the large model takes over where the "
-    "small one is unsure. On three benchmarks the cost halves with no loss of accuracy."
-)
 
 
 def test_a_compressed_title_never_drops_a_word_of_a_name():
     title = infer_title(MCTS).title
     assert "Carlo" not in title or "Monte Carlo" in title
-
-
-def test_words_titles_never_use_keep_a_sentence_out_of_the_title():
-    # "Significantly", "Here", "Besides": many abstracts use them, almost no title does (measured on the corpora).
-    title = infer_title(BACKOFF).title
-    assert "Backoff Decoding" in title
-    assert "Significantly" not in title
 
 
 @pytest.mark.parametrize(

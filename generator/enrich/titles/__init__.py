@@ -31,7 +31,6 @@ from .contribution import (
 )
 from .defects import field_core, title_defects
 from .describe import descriptions, lighter
-from .features import Vocabulary
 from .model import TitleModel, load_model
 from .names import NameCandidate, count_word, looks_like_name, name_candidates
 from .task import title_for_task
@@ -219,26 +218,10 @@ def _reads_as_headline(title: str, candidate: Candidate, opening: list[str], mod
     if candidate.kind != "show" and _FINITE.search(title):
         return False
     vocabulary = model.vocabulary
-    if _sentence_words(words, vocabulary):
-        return False
     for word, rates in ((words[0], vocabulary.start_rate), (words[-1], vocabulary.end_rate)):
         if rates.get(word, 1.0) < _RARE_EDGE and vocabulary.idf.get(word, 99.0) <= _FREQUENT:
             return False
     return True
-
-
-#: A word that many abstracts use (idf at most this) but almost no title does (this share of the abstracts using
-#: it have it in their title) belongs to a sentence, not a title: "Here", "Besides", "Rather", "Significantly".
-_SENTENCE_IDF = 5.0
-_SENTENCE_RATE = 0.001
-
-
-def _sentence_words(words: list[str], vocabulary: Vocabulary) -> bool:
-    """Return True when the title holds a word the corpora's abstracts use and their titles almost never do."""
-    return any(
-        vocabulary.title_rate.get(w, 1.0) < _SENTENCE_RATE and vocabulary.idf.get(w, 99.0) <= _SENTENCE_IDF
-        for w in words
-    )
 
 
 #: Sentences besides the contribution sentence whose clause may title the paper.
@@ -281,7 +264,7 @@ def _rendered(
         claim = text.endswith("?") or "sentence" not in title_defects(title) or _FINITE.search(title) is not None
         if not title or len(title) > max_chars or len(title.split()) < 3:
             continue
-        if set(title_defects(title)) - {"sentence"} or not claim or _sentence_words(_words(title), model.vocabulary):
+        if set(title_defects(title)) - {"sentence"} or not claim:
             continue
         same = [i for i in ranked if candidates[i].sentence == index] or ranked[:1]
         logit = model.confidence.logit(candidates[same[0]].features, False) if same else 0.0
