@@ -25,8 +25,13 @@ honest. Other corpora can be given as arguments; the same files give the same li
   least MIN_COUNT papers give and at least TASK_COUNT titles write after "for" or
   "in" as a whole phrase ("... for Symbolic Regression", "... in Offline
   Reinforcement Learning"), used by at most TASK_SHARE of the abstracts
-  (SINGLE_TASK_SHARE for one word: "learning", "training" are no task). A short
-  title that names only a device gets the task its paper names (titles/task.py).
+  (SINGLE_TASK_SHARE for one word: "learning", "training" are no task), and
+  naming a topic of generator/data/topics.yaml (as an author keyword would,
+  `named_topics`): "for Model Merging" says a subject, "for Machine Learning" or
+  "for Artificial Intelligence" only the field (an acronym, "rlhf", is
+  matched as written, "RLHF"). A short title that names only a
+  device, or a name's expansion that says no purpose, gets the task its paper
+  names (titles/task.py).
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
+from generator.enrich.keywords import named_topics
+from generator.enrich.tags import load_topics
 from generator.enrich.titles import looks_like_name
 from generator.enrich.titles.candidates import sentences, term_counts
 from generator.enrich.titles.cleaning import SMALL_WORDS
@@ -105,7 +112,7 @@ def word_lists(paths: list[Path]) -> tuple[list[str], list[str], list[str]]:
 
 
 def task_list(paths: list[Path]) -> list[str]:
-    """Return the author keywords that titles name as a task ("for X", "in X") and few abstracts use, sorted."""
+    """Return the author keywords that titles name as a task ("for X", "in X"), few abstracts use and name a topic."""
     keywords: collections.Counter[str] = collections.Counter()
     after: collections.Counter[str] = collections.Counter()
     abstracts = []
@@ -119,8 +126,10 @@ def task_list(paths: list[Path]) -> list[str]:
         words = re.findall(r"[a-z0-9][\w-]*", abstract.lower())
         grams = {" ".join(words[i : i + n]) for n in range(1, 5) for i in range(len(words) - n + 1)}
         used.update(grams & named)
+    topics = load_topics()
     return sorted(
         k for k in named if 3 <= used[k] <= (TASK_SHARE if " " in k else SINGLE_TASK_SHARE) * len(abstracts)
+        and (named_topics(topics, [k], k) or (" " not in k and named_topics(topics, [], k.upper())))
     )
 
 

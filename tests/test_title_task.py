@@ -1,5 +1,8 @@
 """A short title that names only a device says what it is for: "A Noise Scheduler for Image Generation" (issue #29).
 
+So does a name's expansion that says no purpose: "CABS: Conflict-Aware and Balanced Sparsification for
+Model Merging".
+
 A strict reader calls "A Retrieval-Augmented Generation Mechanism" bad: it could title a hundred
 papers. The task comes from where the paper names it as a purpose, never from a word the title
 already says.
@@ -10,7 +13,14 @@ from __future__ import annotations
 import pytest
 
 from generator.enrich.titles import infer_title
-from generator.enrich.titles.task import needs_task, task_in, task_phrases, with_task
+from generator.enrich.titles.task import (
+    named_title_for_task,
+    needs_named_task,
+    needs_task,
+    task_in,
+    task_phrases,
+    with_task,
+)
 
 RAG = (
     "Symbolic regression seeks closed-form expressions that fit data. Existing methods search a vast space of "
@@ -53,7 +63,9 @@ def test_a_task_is_never_a_word_the_title_already_says():
 
 
 def test_a_task_the_titles_acronym_spells_is_not_said_twice():
-    assert task_in("It is trained for deep learning.", "A DL-Based Force Field Model") == ""
+    assert task_in("It is trained for graph neural networks.", "A GNN-Based Force Field Model") == ""
+    # A name in mixed case spells its phrase too: FrugalNeRF is for neural radiance fields already.
+    assert task_in("A framework for neural radiance fields.", "FrugalNeRF: Few-Shot Framework") == ""
     assert task_in("We study it for reinforcement learning.", "A Re-Formulation of the RLHF Objective") == ""
 
 
@@ -74,4 +86,45 @@ def test_task_phrases_are_tasks_not_umbrellas():
     assert {"symbolic regression", "image generation", "autonomous driving"} <= phrases
     # Words most abstracts use name no task.
     assert not {"learning", "training", "large language models", "neural networks"} & phrases
+    # A task names a subject of the topic vocabulary: "for Machine Learning" only names the field.
+    assert not {"machine learning", "deep learning", "artificial intelligence", "computer vision"} & phrases
+
+
+CABS = (
+    "Model merging combines fine-tuned models into one without retraining. Task vectors conflict when merged. "
+    "We propose CABS (Conflict-Aware and Balanced Sparsification), which prunes task vectors so that they do not "
+    "overlap. Experiments on seven tasks show gains over task arithmetic."
+)
+
+
+def test_a_names_expansion_that_says_no_purpose_gets_the_task_its_abstract_opens_on():
+    inferred = infer_title(CABS)
+    assert inferred.title == "CABS: Conflict-Aware and Balanced Sparsification for Model Merging"
+    assert inferred.source == "named-method"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "FCA: Fair Clustering via Alignment",  # says how
+        "TVDN: Temporal-Variable Decoupling Network for Multivariate Time Series Forecasting",  # says what for
+        "PDETime: Time-Series Forecasting",  # names its task
+        "GraphAny: Can One Model Classify Nodes?",  # a question
+        "DynFrs: A Framework That Makes Random Forests Forget Quickly and Cheaply",  # says more than a device
+        "Conflict-Aware and Balanced Sparsification",  # no name
+    ],
+)
+def test_named_titles_that_already_say_their_task_are_left_alone(title):
+    assert not needs_named_task(title)
+    assert named_title_for_task(title, title.split(":")[0], ["We use it for model merging."], 110) == title
+
+
+def test_the_names_own_sentence_comes_before_the_opening():
+    parts = [
+        "Continual learning suffers from forgetting.",
+        "We study distillation for image generation in passing.",
+        "SATCH (Specialized Assistant Teacher Distillation) is built for continual learning on small devices.",
+    ]
+    title = "SATCH: Specialized Assistant Teacher Distillation"
+    assert named_title_for_task(title, "SATCH", parts, 110) == f"{title} for Continual Learning"
 

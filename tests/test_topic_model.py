@@ -232,6 +232,28 @@ CASES = [
         "datasets.",
         set(), "LLM_ERA", id="hashing-2016",
     ),
+    # Subjects a strict reader named as missing (issue 30): each now a topic of its own.
+    pytest.param(
+        "Knowledge editing updates a single fact stored in a language model without retraining it. Existing "
+        "locate-then-edit methods corrupt neighbouring facts after a few hundred sequential edits. We propose an "
+        "editing method that writes each new fact into a null space of the edited layer, so that earlier edits "
+        "and unrelated knowledge stay intact, and we evaluate it on thousands of sequential model edits.",
+        {"Knowledge & Model Editing"}, {"Social Networks & Web Mining"}, id="knowledge-editing",
+    ),
+    pytest.param(
+        "Simulation-based inference estimates the posterior of a simulator's parameters when its likelihood is "
+        "intractable. Neural posterior estimation is unreliable when the simulator is misspecified. We propose a "
+        "robust neural posterior estimator that learns a summary statistic insensitive to the misspecification, "
+        "and show calibrated posteriors on epidemiology and cosmology simulators.",
+        {"Simulation-Based Inference", "Bayesian Inference & Sampling"}, {"Optimal Transport"}, id="sbi",
+    ),
+    pytest.param(
+        "Backdoor attacks implant a hidden trigger in a model by poisoning a small part of its training data. We "
+        "propose a backdoor defense that detects poisoned samples from the spectrum of their gradients and removes "
+        "them before training, lowering the attack success rate of six backdoor attacks to under 2% on image "
+        "classifiers.",
+        {"Backdoors & Data Poisoning"}, {"Benchmark Construction"}, id="backdoor",
+    ),
 ]
 
 

@@ -283,7 +283,7 @@ def test_pagefind_results_show_title_tags_and_a_short_snippet_without_raw_latex(
     from tests.browser.search_checks import check_results
 
     _settings, server, records = pagefind_site
-    rar = next(r for r in records if r["title"] == "RaR: Rubrics as Rewards")
+    rar = next(r for r in records if r["title"] == "RaR: Rubrics as Rewards for Reinforcement Learning")
     assert "\\textbf" in rar["abstract"]  # its abstract holds LaTeX
     search(page, server.url, "underexplored")
     page.wait_for_function("document.querySelector('.md-search-result__meta').textContent.includes('matching')")

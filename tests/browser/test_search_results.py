@@ -10,7 +10,7 @@ from tests.browser.search_checks import check_results
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 #: The default corpus's paper with $\textbf{Rubrics as Rewards (\textit{RaR})}$ just after "underexplored".
-LATEX_QUERY, LATEX_TITLE = "underexplored", "RaR: Rubrics as Rewards"
+LATEX_QUERY, LATEX_TITLE = "underexplored", "RaR: Rubrics as Rewards for Reinforcement Learning"
 
 
 def search(page, url: str, query: str, phone: bool = False) -> None:

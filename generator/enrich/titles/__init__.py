@@ -20,7 +20,7 @@ from ...text import clean, plain_from_clean
 from .candidates import Candidate, generate, sentences
 from .choice import choose_name
 from .clause import render_clause, render_named, vague
-from .cleaning import SMALL_WORDS, drop_dangling, math_as_text, mend_expansion, polish
+from .cleaning import SMALL_WORDS, drop_dangling, math_as_text, mend_expansion, polish, unpromoted
 from .contribution import (
     READ_SENTENCES,
     contribution_index,
@@ -33,7 +33,7 @@ from .defects import field_core, title_defects
 from .describe import descriptions, lighter
 from .model import TitleModel, load_model
 from .names import NameCandidate, count_word, looks_like_name, name_candidates
-from .task import title_for_task
+from .task import named_title_for_task, title_for_task
 from .unique import unique_titles
 
 __all__ = [
@@ -72,14 +72,23 @@ _NAME_SUFFIX = re.compile(r"(?:\^\{?[0-9n+]{1,3}\}?|[⁰¹²³⁴⁵⁶⁷⁸⁹
 def infer_title(abstract: str, max_chars: int = 110) -> InferredTitle:
     """Return a specific, clean title for an abstract."""
     raw = clean(abstract[:_READ_CHARS])
-    return _infer(raw, plain_from_clean(raw), max_chars)
+    return _without_praise(_infer(raw, plain_from_clean(raw), max_chars))
 
 
 def infer_title_from(abstract: str, plain: str, max_chars: int = 110) -> InferredTitle:
     """Infer a title when the abstract's plain text is already at hand (same result as infer_title)."""
     if len(abstract) > _READ_CHARS:
         return infer_title(abstract, max_chars)
-    return _infer(clean(abstract), plain, max_chars)
+    return _without_praise(_infer(clean(abstract), plain, max_chars))
+
+
+def _without_praise(result: InferredTitle) -> InferredTitle:
+    # (Only after a name, and not where nothing specific is left: "A Novel Clustered FL Approach" and
+    # "RecurFormer: An Architecture" read emptier to a strict reader without "Novel".)
+    title = unpromoted(result.title) if result.source == "named-method" else result.title
+    if title == result.title or "generic" in title_defects(title):
+        return result
+    return replace(result, title=title)
 
 
 def own_name(raw: str, plain: str, model: TitleModel) -> NameCandidate | None:
@@ -123,6 +132,7 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
             # loses the name.
             said = _named_clause(name, plain, max_chars, model)
             if said:
+                said = named_title_for_task(said, name, sentences(plain)[:READ_SENTENCES], max_chars)
                 return InferredTitle(said, "named-method", name, _named_confidence(candidates, model))
         candidates = generate(plain, model.vocabulary, attempt_name, described if attempt_name else [], from_name,
                               model.sentence, model.compressor)
@@ -172,7 +182,8 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                 source = "named-method" if attempt_name else "headline"
                 result = InferredTitle(title, source, attempt_name, model.confidence.probability(logit))
                 if attempt_name:
-                    return result
+                    titled = named_title_for_task(title, attempt_name, sentences(plain)[:READ_SENTENCES], max_chars)
+                    return replace(result, title=titled)
                 return _keep_name(name, _for_task(result, parts, None, max_chars), max_chars)
     return _keep_name(name, _fallback("", candidates, ranked, plain, max_chars, model), max_chars)
 

@@ -189,6 +189,31 @@ def compress(text: str) -> str:
 _LIST_ITEM = re.compile(r"(?:^|(?<=\s))\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])\)(?=\s|$)")
 
 
+# "NAME: A Novel Approach", "NAME: Innovative Protein Generation Model", "NAME: First Large-Scale ...": a
+# strict reader calls the praise promotional and "First Benchmark" clumsy; the description says what it is.
+# ("Novel" stays where it is a term, "Novel View Synthesis", and where a manner follows: "in a Novel Way".)
+_PROMOTION = re.compile(
+    r"\b(?:([Aa])n? (?:Novel|Innovative|Brand-New)|Innovative)(?: and)? (?!Yet\b|Way\b|Fashion\b|Manner\b|"
+    r"Perspective\b|View\b|Insight\b|Angle\b|Lens\b)(?=\w)"
+)
+_FIRST = re.compile(r"(: |, [Aa] )(?:The )?First (?=[A-Z])")
+# "BIRD, a Probabilistic ...", "HydraMDP++, an End-To-End ...": the lowercase article after a name and a comma.
+_A_VOWEL_AFTER_COMMA = re.compile(_A_VOWEL.pattern.replace(r"\bA ", r"(?<=, )a "))
+
+
+def unpromoted(title: str) -> str:
+    """Return a named title's description without praise ("A Novel", "Innovative") or a claim to be first.
+
+    "NAME: First Benchmark for X" reads "NAME: A Benchmark for X". Applied to the title chosen, not to
+    candidates: their checks and ranking read the words as the abstract has them.
+    """
+    if "Novel" in title or "Innovative" in title or "Brand-New" in title:
+        title = _PROMOTION.sub(lambda m: f"{m.group(1)} " if m.group(1) else "", title)
+    if "First " in title:
+        title = _FIRST.sub(lambda m: m.group(1) if m.group(1).startswith(",") else ": A ", title)
+    return _A_VOWEL_AFTER_COMMA.sub("an ", _A_VOWEL.sub("An ", title))
+
+
 def polish(text: str) -> str:
     """Return `text` as a clean title: no markup, balanced brackets, no dangling end, venue casing."""
     if ")" in text:

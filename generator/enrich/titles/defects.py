@@ -28,12 +28,15 @@ _ENDING_VERBS = word_set(
     "supports operates occurs fails succeeds works spread presented proposed introduced described discussed "
     "considered studied shown given used observed reported employed adopted utilized prove show demonstrate "
     "propose introduce analyze analyse address tackle overcome mitigate alleviate resolve use built evaluate assess "
-    "find fewer"
+    "find fewer "
+    # "... Datasets Consisting of Trillions": a count whose noun was cut.
+    "dozens hundreds thousands millions billions trillions"
 )
 # "... and Beyond" ends a real title well; the other words leave it unfinished.
 _BAD_ENDINGS = ((SMALL_WORDS | NEEDS_MORE) - {"beyond", "whether", "how", "when"}) | _ENDING_VERBS
 # "Since AI Models", "Unlike Diffusion Models": a subordinate clause's opening, not a title.
 _SUBORDINATE_STARTS = word_set("since unlike although though because despite whereas whether as for")
+_QUESTION_WORDS = word_set("how why what when where which who whether")
 # "Of Multi-View Video Generation", "Given Two Pre-Trained Models": the start of a phrase cut off.
 _CUT_STARTS = word_set("of and or but nor given into with by from via at in")
 # "... Framework for Selecting": a verb's "-ing" whose object was cut. Real titles end on gerunds
@@ -80,6 +83,7 @@ _COMMA_CLAUSE = re.compile(
 )
 # "... Results That Validate", "... Decision-Making Is Central": a clause cut after its verb.
 _CLAUSE_VERBS = word_set("that which who is are was were has have had")
+_MODALS = word_set("can could may might will would should must")
 # "(1)", "(ii)", "(a)": an item of the abstract's own list, cut out of it.
 _LIST_MARKER = re.compile(r"(?<![A-Za-z])\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")  # not "SO(3)"
 _FIRST_PERSON = word_set("we our us")
@@ -278,7 +282,9 @@ def title_defects(title: str) -> list[str]:
     cut_gerund = len(words) > 2 and words[-1] in _CUT_GERUNDS and words[-2] in _PREPOSITIONS
     # "... Applicable to Both Docking": "both" promises an "and" the cut left out.
     both = "both" in words[1:] and "and" not in words[words.index("both", 1):]
-    clause_cut = len(words) > 2 and words[-2] in _CLAUSE_VERBS
+    # "... Datasets That Have Been", "An Adversary That Can Arrange": a relative clause cut after its verb.
+    clause_cut = len(words) > 2 and (words[-2] in _CLAUSE_VERBS or (
+        len(words) > 3 and words[-3] in ("that", "which", "who") and words[-2] in _MODALS))
     if words and (both or words[-1] in _BAD_ENDINGS or clause_cut or unfinished_list or cut_gerund or (
         "?" not in title and _CUT_CLAUSE.search(title)
     ) or _CUT_IDIOM.search(title.rstrip(".,;:"))):
@@ -294,7 +300,10 @@ def title_defects(title: str) -> list[str]:
     )
     if badly_opened or (
         words and words[0] in _SUBORDINATE_STARTS and ": " not in title and not question
-    ) or (words and words[0] in _CUT_OR_LEAD) or _LEADING_LIST.match(title) or _LIFTED.search(title) or (
+    ) or (words and words[0] in _CUT_OR_LEAD) or (
+        # "How an Adversary": a question's subject without its verb.
+        len(words) <= 3 and words[0] in _QUESTION_WORDS and words[1:2] in (["a"], ["an"], ["the"]) and not question
+    ) or _LEADING_LIST.match(title) or _LIFTED.search(title) or (
         _LIFTED_NAMING.search(title)
     ) or (
         # "Even Though Memorization": a subordinate clause's opening.

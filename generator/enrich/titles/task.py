@@ -7,6 +7,10 @@ learned from the author keywords of the corpora's tune part, `scripts/build_titl
 the paper itself says where it states what it does: first the contribution sentence, then the
 other sentences stating a contribution, then the opening (the abstract's topic).
 
+A name's short expansion that says no purpose and names no task ("CABS: Conflict-Aware and Balanced
+Sparsification") gets its task the same way, first from the sentences that mention the name
+("CABS: ... Sparsification for Model Merging").
+
 All functions are pure: text in, text out.
 """
 
@@ -30,7 +34,9 @@ _SAYS_PURPOSE = word_set(
 _DEVICE_HEADS = word_set(
     "framework method approach algorithm model module mechanism network strategy scheduler block function attack "
     "defense paradigm technique architecture estimator extractor pipeline scheme procedure policy objective loss "
-    "regularizer regularization layer operator sampler solver optimizer encoder decoder system agent metric"
+    "regularizer regularization layer operator sampler solver optimizer encoder decoder system agent metric "
+    "scheme protocol criterion tool toolkit library platform benchmark dataset suite testbed simulator "
+    "adapter controller planner detector classifier generator predictor retriever tokenizer compressor"
 )
 # Where a sentence names what its device is for: "... for symbolic regression", "... in offline RL"
 # ("on" and "of" are as often the benchmark or the background: "experiments on image classification").
@@ -69,10 +75,7 @@ def task_in(sentence: str, title: str, opening: bool = False) -> str:
     tokens = list(_WORD.finditer(sentence))
     lowered = [t.group(0).lower() for t in tokens]
     taken = {_stem(part) for w in _WORD.findall(title.lower()) if w not in SMALL_WORDS for part in w.split("-")}
-    acronyms = {
-        a.lower().removesuffix("s") for w in _WORD.findall(title) for a in w.split("-")
-        if len(a) >= 2 and a.removesuffix("s").isupper()
-    }
+    acronyms = {_capitals(a) for w in _WORD.findall(title) for a in w.split("-")} - {""}
     phrases = task_phrases()
     for n in sorted(phrases, reverse=True):
         for i in range(len(tokens) - n + 1):
@@ -92,8 +95,11 @@ def with_task(title: str, sentences: list[str], max_chars: int, opening: str = "
     others that state one), then its `opening` sentence. A task the title cannot hold within `max_chars`
     is left out.
     """
-    if not needs_task(title):
-        return title
+    return with_any_task(title, sentences, max_chars, opening) if needs_task(title) else title
+
+
+def with_any_task(title: str, sentences: list[str], max_chars: int, opening: str = "") -> str:
+    """Return "<title> for <task>" with the first task the sentences, then the `opening`, name (`task_in`)."""
     for sentence, first in [*((s, False) for s in sentences), *([(opening, True)] if opening else [])]:
         task = task_in(sentence, title, first)
         if task:
@@ -117,10 +123,58 @@ def title_for_task(title: str, parts: list[str], stated: int | None, max_chars: 
     return title if longer == title or title_defects(longer) else longer
 
 
+def names_task(text: str) -> bool:
+    """Return True when the text holds a task phrase ("... Sparsification for Model Merging", "Time-Series Shift")."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    # ("Time-Series" is the phrase "time series" too.)
+    spaced = " ".join(words).replace("-", " ").split()
+    phrases = task_phrases()
+    return any(
+        " ".join(ws[i : i + n]) in phrases[n] for ws in (words, spaced) for n in phrases for i in range(len(ws) - n + 1)
+    )
+
+
+def needs_named_task(title: str) -> bool:
+    """Return True for "NAME: Description" whose short description says no purpose, setting or task.
+
+    ("NAL: Nash Advantage Loss", "CABS: Conflict-Aware and Balanced Sparsification"; not "FCA: Fair
+    Clustering via Alignment" nor "TVDN: ... for Multivariate Time Series Forecasting".)
+    """
+    _, colon, description = title.partition(": ")
+    words = description.split()
+    if not colon or not words or len(words) > _SHORT_WORDS or description.endswith("?"):
+        return False
+    if _FINITE.search(f" {description} ") or any(w.lower().strip(",;") in _SAYS_PURPOSE for w in words):
+        return False
+    return not names_task(description)
+
+
+def named_title_for_task(title: str, name: str, parts: list[str], max_chars: int) -> str:
+    """Return "NAME: Description for Task" when the description needs a task (`needs_named_task`); else `title`.
+
+    The task is looked for where the paper speaks of its own work: the sentences that mention the name,
+    then the other sentences stating a contribution, then the opening sentence's subject. The result
+    must read clean (`title_defects`).
+    """
+    if not needs_named_task(title):
+        return title
+    naming = [p for p in parts if name and name in p]
+    stating = [p for p in parts if p not in naming and states_contribution(p)]
+    longer = with_any_task(title, [*naming, *stating], max_chars, parts[0] if parts else "")
+    return title if longer == title or title_defects(longer) else longer
+
+
 def _spelled(gram: list[str], acronyms: set[str]) -> bool:
-    """Return True when an acronym of the title starts with the phrase's initials ("RLHF", "reinforcement learning")."""
+    """Return True when an acronym of the title holds the phrase's initials ("RLHF", "reinforcement learning";
+    "FrugalNeRF", "neural radiance fields")."""
     initials = "".join(w[0] for w in gram)
-    return len(initials) >= 2 and any(a.startswith(initials) for a in acronyms)
+    return len(initials) >= 2 and any(initials in a for a in acronyms)
+
+
+def _capitals(word: str) -> str:
+    """Return the capitals of a word that has two or more, lowercase ("NeRF" -> "nrf", "LLMs" -> "llm"); else ""."""
+    capitals = "".join(c for c in word if c.isupper())
+    return capitals.lower() if len(capitals) >= 2 else ""
 
 
 def _stem(word: str) -> str:
