@@ -155,6 +155,16 @@ def test_a_keyword_naming_a_topic_joins_it_and_a_track_is_left_out() -> None:
     assert [t.name for t in keyword_tags(pieces, vocabulary)] == ["Multi-Task Learning"]
 
 
+def test_a_category_cut_at_its_commas_is_one_tag_and_a_common_word_is_none() -> None:
+    vocabulary = load_topics()
+    # IJCAI's "Energy, environment and sustainability" reaches a record as two keywords; "Energy" alone
+    # was the tag a strict reader called wrong on a wildlife-acoustics paper.
+    cut = ("Multidisciplinary Topics and Applications: MDA: Energy", "environment and sustainability")
+    assert [t.name for t in keyword_tags(cut, vocabulary)] == ["Energy, environment and sustainability"]
+    # "Networks" is a word most abstracts use: it names no topic.
+    assert keyword_tags(("Humans and AI: HAI: Applications", "Data Mining: DM: Networks"), vocabulary) == []
+
+
 def test_a_keyword_joins_an_llm_era_topic_only_when_the_abstract_names_a_language_model() -> None:
     vocabulary = load_topics()
     old = "We pre-train a convolutional network on ImageNet and fine-tune it on small datasets."

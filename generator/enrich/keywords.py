@@ -13,6 +13,7 @@ import re
 
 from ..model import Tag
 from .tags import Topic, mentions_required, normalise_keyword, tag_slug
+from .titles.defects import field_words
 
 #: Subjects that say nothing about the paper: a venue's "Track: General", or a whole field ("Deep Learning").
 _EMPTY_SUBJECTS = frozenset({
@@ -188,7 +189,7 @@ def keyword_tags(keywords: tuple[str, ...], topics: tuple[Topic, ...], abstract:
     """
     tags: dict[str, Tag] = {}
     tracked = any(":" in keyword for keyword in keywords)
-    for keyword in keywords:
+    for keyword in _rejoined(keywords) if tracked else keywords:
         subject = keyword_subject(keyword)
         if normalise_keyword(subject) in _EMPTY_SUBJECTS or not re.search(r"\w", subject) or len(subject) > 60:
             continue
@@ -201,6 +202,28 @@ def keyword_tags(keywords: tuple[str, ...], topics: tuple[Topic, ...], abstract:
             continue  # a topic of the vocabulary the abstract does not bear out makes no twin of its own
         if (tracked and ":" not in keyword) or subject.count("(") != subject.count(")"):
             continue  # a piece of a venue's category cut at its commas ("Categorization)", "Face")
+        if " " not in subject and subject.lower() in field_words():
+            continue  # "Networks", "Applications": a word most abstracts use names no topic
         slug = tag_slug(keyword_key(subject))
         tags.setdefault(slug, Tag(keyword_name(subject), slug, "topic", 0.9, evidence))
     return list(tags.values())
+
+
+def _rejoined(keywords: tuple[str, ...]) -> list[str]:
+    """Return a venue's track keywords with each category cut at its commas made whole again.
+
+    IJCAI's "Multidisciplinary Topics and Applications: MDA: Energy, environment and sustainability"
+    reaches us as "...: MDA: Energy" and "environment and sustainability"; its subject is the whole
+    category, not "Energy". A piece starts in lower case (a keyword of its own, "Multi-agent learning",
+    does not); it stays in the list too (it may join a topic, "Categorization)").
+    """
+    out: list[str] = []
+    head = -1  # where the last keyword with a track is
+    for keyword in keywords:
+        if ":" in keyword:
+            head = len(out)
+        elif head >= 0 and keyword.strip()[:1].islower() and out[head].count("(") == out[head].count(")"):
+            # ("Recognition (object detection" + "categorization)": a bracketed list stays out, as before.)
+            out[head] = f"{out[head]}, {keyword.strip()}"
+        out.append(keyword)
+    return out

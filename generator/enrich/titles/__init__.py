@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ...read.hyphenation import dehyphenate
 from ...text import clean, plain_from_clean
@@ -134,6 +135,10 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
             if said:
                 said = named_title_for_task(said, name, sentences(plain)[:READ_SENTENCES], max_chars)
                 return InferredTitle(said, "named-method", name, _named_confidence(candidates, model))
+        if not attempt_name:
+            quick = _clause_first(plain, max_chars, model)
+            if quick is not None:
+                return _keep_name(name, quick, max_chars)
         candidates = generate(plain, model.vocabulary, attempt_name, described if attempt_name else [], from_name,
                               model.sentence, model.compressor)
         scorer = model.named if attempt_name else model.headline
@@ -151,11 +156,7 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                 ranked = [i for i in ranked if candidates[i].sentence == stated] + [
                     i for i in ranked if candidates[i].sentence != stated]
                 # The contribution sentence's clause, else the next-best sentence saying what the paper does.
-                others_stating = sorted(
-                    (i for i in range(len(scores)) if i != stated and states_contribution(parts[i])),
-                    key=lambda i: (-scores[i], i),
-                )
-                for at in [stated, *others_stating[:_OTHER_STATING]]:
+                for at in [stated, *_others_stating(parts, scores, stated)]:
                     rendered = _rendered(parts[at], at, candidates, ranked, max_chars, model)
                     if rendered is not None:
                         return _keep_name(name, _for_task(rendered, parts, stated, max_chars), max_chars)
@@ -270,6 +271,20 @@ def _rendered(
 
     Its confidence is the ranker's best candidate cut from the same sentence (the model scores cuts, not clauses).
     """
+    title = _clause_title(sentence, max_chars)
+    if title is None:
+        return None
+    same = [i for i in ranked if candidates[i].sentence == index] or ranked[:1]
+    logit = model.confidence.logit(candidates[same[0]].features, False) if same else 0.0
+    return InferredTitle(title, "contribution", "", model.confidence.probability(logit))
+
+
+@lru_cache(maxsize=64)
+def _clause_title(sentence: str, max_chars: int) -> str | None:
+    """Return the first clause of the sentence (`render_clause`) that reads clean as a title, or None.
+
+    (Kept: the full path asks again for a paper whose quick path, `_clause_first`, found none.)
+    """
     for text in render_clause(sentence):
         title = _first_upper(polish(text))
         claim = text.endswith("?") or "sentence" not in title_defects(title) or _FINITE.search(title) is not None
@@ -277,10 +292,42 @@ def _rendered(
             continue
         if set(title_defects(title)) - {"sentence"} or not claim:
             continue
-        same = [i for i in ranked if candidates[i].sentence == index] or ranked[:1]
-        logit = model.confidence.logit(candidates[same[0]].features, False) if same else 0.0
-        return InferredTitle(title, "contribution", "", model.confidence.probability(logit))
+        return title
     return None
+
+
+def _clause_first(plain: str, max_chars: int, model: TitleModel) -> InferredTitle | None:
+    """Return a paper's contribution clause as its title, made from its own sentence's candidates only; or None.
+
+    The same title and confidence `_infer` gives on its full path (the clause's confidence reads only the
+    candidates cut from that sentence), without making every other sentence's candidates and compressions,
+    most of the stage's time. None sends the paper down the full path.
+    """
+    parts = sentences(plain)[:READ_SENTENCES]
+    scores = sentence_scores(parts, model.sentence)
+    stated = contribution_index(parts, scores)
+    if stated is None:
+        return None
+    for at in [stated, *_others_stating(parts, scores, stated)]:
+        title = _clause_title(parts[at], max_chars)
+        if title is None:
+            continue
+        own = generate(plain, model.vocabulary, "", [], False, model.sentence, model.compressor, only=at)
+        if not own:
+            return None  # (the full path scores the abstract's best candidate instead)
+        best = min(range(len(own)), key=lambda i: (-model.headline.score(own[i].features), i))
+        logit = model.confidence.logit(own[best].features, False)
+        result = InferredTitle(title, "contribution", "", model.confidence.probability(logit))
+        return _for_task(result, parts, stated, max_chars)
+    return None
+
+
+def _others_stating(parts: list[str], scores: list[float], stated: int) -> list[int]:
+    """Return the next sentences that say what the paper does, best-scored first (at most `_OTHER_STATING`)."""
+    others = sorted(
+        (i for i in range(len(scores)) if i != stated and states_contribution(parts[i])), key=lambda i: (-scores[i], i)
+    )
+    return others[:_OTHER_STATING]
 
 
 def _contribution_clause(

@@ -118,12 +118,14 @@ def term_counts(plain: str) -> Counter[str]:
 def generate(
     plain: str, vocabulary: Vocabulary, name: str = "", described: list[tuple[str, str]] | None = None,
     from_name: bool = True, sentence_scorer: Scorer | None = None, compressor: Compressor | None = None,
+    only: int | None = None,
 ) -> list[Candidate]:
     """Return the candidate titles of an abstract, in a stable order (sentence, start, length).
 
     With a `name` and `from_name`, sentences before the one that first mentions the name are skipped.
     With a `sentence_scorer`, each candidate weighs the score of its sentence; with a `compressor`,
-    a paper without a name also gets titles compressed from its best-scored sentences.
+    a paper without a name also gets titles compressed from its best-scored sentences. With `only`
+    (a paper without a name), just the candidates of that sentence, as the whole list holds them.
     """
     counts = term_counts(plain)
     read = sentences(plain)[:READ_SENTENCES]
@@ -147,7 +149,7 @@ def generate(
     mention = next((i for i, s in enumerate(parts) if name and name in s), -2) if name else -2
     first = max(mention, 0) if from_name else 0
     for index, sentence in enumerate(parts):
-        if index < first:
+        if index < first or (only is not None and index != only):
             continue
         if name and not from_name and index < (mention if mention >= 0 else len(parts)) and not (
             states_contribution(sentence)
@@ -170,7 +172,7 @@ def generate(
             keys = keys_of(words)
             out.extend(spans(words, keys, _ends(words, keys), kind, index, context))
     if compressor and not name:
-        out.extend(_compressed(parts, scores, compressor, context))
+        out.extend(_compressed(parts, scores, compressor, context, only))
     return out
 
 
@@ -179,13 +181,15 @@ _COMPRESSED_SENTENCES = 3
 
 
 def _compressed(
-    parts: list[str], scores: tuple[float, ...], compressor: Compressor, context: SpanContext
+    parts: list[str], scores: tuple[float, ...], compressor: Compressor, context: SpanContext, only: int | None = None
 ) -> list[Candidate]:
-    """Return the titles the compressor keeps from the best-scored sentences (`compress.py`)."""
+    """Return the titles the compressor keeps from the best-scored sentences (`compress.py`; `only`: of that one)."""
     vocabulary = context.vocabulary
     best = sorted(range(len(parts)), key=lambda i: (-scores[i], i))[:_COMPRESSED_SENTENCES]
     out: list[Candidate] = []
     for index in sorted(best):
+        if only is not None and index != only:
+            continue
         words = sentence_words(parts[index])
         rates = word_rates(words, vocabulary)
         for compression in compressions(compressor, words, rates, index):
