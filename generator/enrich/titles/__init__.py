@@ -13,15 +13,14 @@ All functions are pure: text in, text out.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import replace
 
 from ...read.hyphenation import dehyphenate
 from ...text import clean, plain_from_clean
 from .candidates import Candidate, generate, sentences
 from .choice import choose_name
-from .clause import render_clause, render_named, vague
-from .cleaning import SMALL_WORDS, drop_dangling, math_as_text, mend_expansion, polish, unpromoted
+from .clause import render_named, vague
+from .cleaning import SMALL_WORDS, drop_dangling, first_upper, math_as_text, mend_expansion, polish, unpromoted
 from .contribution import (
     READ_SENTENCES,
     contribution_index,
@@ -32,26 +31,17 @@ from .contribution import (
 )
 from .defects import field_core, title_defects
 from .describe import descriptions, lighter
+from .inferred import InferredTitle
 from .model import TitleModel, load_model
 from .names import NameCandidate, count_word, looks_like_name, name_candidates
-from .task import named_title_for_task, title_for_task
+from .stated import FINITE, clause_first, for_task, others_stating, rendered
+from .task import named_title_for_task
 from .unique import unique_titles
 
 __all__ = [
     "InferredTitle", "contribution_index", "count_word", "infer_title", "infer_title_from", "looks_like_name",
     "sentence_scores", "sentences", "states_contribution", "title_defects", "unique_titles", "without_urls",
 ]
-
-
-@dataclass(frozen=True)
-class InferredTitle:
-    """A title and how it was found."""
-
-    title: str
-    source: str  # "named-method", "headline" or "contribution"
-    name: str = ""
-    #: How likely a strict reader would not call the title bad (calibrated on the tune parts; 0 to 1).
-    confidence: float = 1.0
 
 
 # Rules for what is plainly right: a name's own expansion, then what the abstract says it is
@@ -136,7 +126,7 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                 said = named_title_for_task(said, name, sentences(plain)[:READ_SENTENCES], max_chars)
                 return InferredTitle(said, "named-method", name, _named_confidence(candidates, model))
         if not attempt_name:
-            quick = _clause_first(plain, max_chars, model)
+            quick = clause_first(plain, max_chars, model)
             if quick is not None:
                 return _keep_name(name, quick, max_chars)
         candidates = generate(plain, model.vocabulary, attempt_name, described if attempt_name else [], from_name,
@@ -156,10 +146,10 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                 ranked = [i for i in ranked if candidates[i].sentence == stated] + [
                     i for i in ranked if candidates[i].sentence != stated]
                 # The contribution sentence's clause, else the next-best sentence saying what the paper does.
-                for at in [stated, *_others_stating(parts, scores, stated)]:
-                    rendered = _rendered(parts[at], at, candidates, ranked, max_chars, model)
-                    if rendered is not None:
-                        return _keep_name(name, _for_task(rendered, parts, stated, max_chars), max_chars)
+                for at in [stated, *others_stating(parts, scores, stated)]:
+                    said_whole = rendered(parts[at], at, candidates, ranked, max_chars, model)
+                    if said_whole is not None:
+                        return _keep_name(name, for_task(said_whole, parts, stated, max_chars), max_chars)
         for index in ranked:
             if attempt_name and any(other in candidates[index].text for other in others):
                 continue
@@ -179,20 +169,14 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                     safe = _contribution_clause(plain, candidates, ranked, opening, max_chars, model)
                     if safe and safe[1] > logit:
                         # (`parts`: this attempt's sentences, split above where no name is tried.)
-                        return _keep_name(name, _for_task(safe[0], parts, None, max_chars), max_chars)
+                        return _keep_name(name, for_task(safe[0], parts, None, max_chars), max_chars)
                 source = "named-method" if attempt_name else "headline"
                 result = InferredTitle(title, source, attempt_name, model.confidence.probability(logit))
                 if attempt_name:
                     titled = named_title_for_task(title, attempt_name, sentences(plain)[:READ_SENTENCES], max_chars)
                     return replace(result, title=titled)
-                return _keep_name(name, _for_task(result, parts, None, max_chars), max_chars)
+                return _keep_name(name, for_task(result, parts, None, max_chars), max_chars)
     return _keep_name(name, _fallback("", candidates, ranked, plain, max_chars, model), max_chars)
-
-
-def _for_task(result: InferredTitle, parts: list[str], stated: int | None, max_chars: int) -> InferredTitle:
-    """Add what a short device-only title is for (`task.py`): "An Edge-Aware Noise Scheduler for Denoising"."""
-    title = title_for_task(result.title, parts, stated, max_chars)
-    return result if title == result.title else replace(result, title=title)
 
 
 #: Words of a headline a name may still lead: "PDETime: Multivariate Time-Series Forecasting" says name and task.
@@ -209,8 +193,6 @@ def _keep_name(name: str, result: InferredTitle, max_chars: int) -> InferredTitl
     return replace(result, title=title, source="named-method", name=name)
 
 
-# ("The Transmission Process to the Server Can Still Lead to Privacy Leakage": the background's claim)
-_FINITE = re.compile(r" (?:Is|Are|Was|Were|Has|Have|Had|Can|Could|May|Might|Will|Would|Should|Must) ")
 #: Of the titles that use a frequent word, fewer than this share start (end) with it: a cut phrase does.
 _RARE_EDGE = 0.01
 _FREQUENT = 3.0  # idf at most this: a word many abstracts use
@@ -227,7 +209,7 @@ def _reads_as_headline(title: str, candidate: Candidate, opening: list[str], mod
     words = _words(title)
     if names_the_opening(field_core(words), opening) or vague(title):
         return False
-    if candidate.kind != "show" and _FINITE.search(title):
+    if candidate.kind != "show" and FINITE.search(title):
         return False
     vocabulary = model.vocabulary
     for word, rates in ((words[0], vocabulary.start_rate), (words[-1], vocabulary.end_rate)):
@@ -236,8 +218,6 @@ def _reads_as_headline(title: str, candidate: Candidate, opening: list[str], mod
     return True
 
 
-#: Sentences besides the contribution sentence whose clause may title the paper.
-_OTHER_STATING = 2
 #: The candidates that describe the name itself (`describe.py`), kept over the sentence it is introduced in.
 _OWN_DESCRIPTIONS = frozenset(("expansion", "combined", "appositive", "before", "copula"))
 
@@ -262,72 +242,6 @@ def _named_clause(name: str, plain: str, max_chars: int, model: TitleModel) -> s
                 if title and len(title) <= max_chars and not title_defects(title):
                     return title
     return ""
-
-
-def _rendered(
-    sentence: str, index: int, candidates: list[Candidate], ranked: list[int], max_chars: int, model: TitleModel
-) -> InferredTitle | None:
-    """Return the contribution sentence's clause said whole as a title (`clause.py`), or None when none reads clean.
-
-    Its confidence is the ranker's best candidate cut from the same sentence (the model scores cuts, not clauses).
-    """
-    title = _clause_title(sentence, max_chars)
-    if title is None:
-        return None
-    same = [i for i in ranked if candidates[i].sentence == index] or ranked[:1]
-    logit = model.confidence.logit(candidates[same[0]].features, False) if same else 0.0
-    return InferredTitle(title, "contribution", "", model.confidence.probability(logit))
-
-
-@lru_cache(maxsize=64)
-def _clause_title(sentence: str, max_chars: int) -> str | None:
-    """Return the first clause of the sentence (`render_clause`) that reads clean as a title, or None.
-
-    (Kept: the full path asks again for a paper whose quick path, `_clause_first`, found none.)
-    """
-    for text in render_clause(sentence):
-        title = _first_upper(polish(text))
-        claim = text.endswith("?") or "sentence" not in title_defects(title) or _FINITE.search(title) is not None
-        if not title or len(title) > max_chars or len(title.split()) < 3:
-            continue
-        if set(title_defects(title)) - {"sentence"} or not claim:
-            continue
-        return title
-    return None
-
-
-def _clause_first(plain: str, max_chars: int, model: TitleModel) -> InferredTitle | None:
-    """Return a paper's contribution clause as its title, made from its own sentence's candidates only; or None.
-
-    The same title and confidence `_infer` gives on its full path (the clause's confidence reads only the
-    candidates cut from that sentence), without making every other sentence's candidates and compressions,
-    most of the stage's time. None sends the paper down the full path.
-    """
-    parts = sentences(plain)[:READ_SENTENCES]
-    scores = sentence_scores(parts, model.sentence)
-    stated = contribution_index(parts, scores)
-    if stated is None:
-        return None
-    for at in [stated, *_others_stating(parts, scores, stated)]:
-        title = _clause_title(parts[at], max_chars)
-        if title is None:
-            continue
-        own = generate(plain, model.vocabulary, "", [], False, model.sentence, model.compressor, only=at)
-        if not own:
-            return None  # (the full path scores the abstract's best candidate instead)
-        best = min(range(len(own)), key=lambda i: (-model.headline.score(own[i].features), i))
-        logit = model.confidence.logit(own[best].features, False)
-        result = InferredTitle(title, "contribution", "", model.confidence.probability(logit))
-        return _for_task(result, parts, stated, max_chars)
-    return None
-
-
-def _others_stating(parts: list[str], scores: list[float], stated: int) -> list[int]:
-    """Return the next sentences that say what the paper does, best-scored first (at most `_OTHER_STATING`)."""
-    others = sorted(
-        (i for i in range(len(scores)) if i != stated and states_contribution(parts[i])), key=lambda i: (-scores[i], i)
-    )
-    return others[:_OTHER_STATING]
 
 
 def _contribution_clause(
@@ -406,15 +320,15 @@ def compose(name: str, candidate: Candidate) -> str:
         # "Human-Like Self-Play, a Framework That ..." reads as "Human-Like Self-Play: A Framework That ...".
         head = _HEAD_APPOSITIVE.match(text)
         if head and len(head.group(1).split()) <= 8:
-            text = f"{head.group(1)}: {_first_upper(text[head.end():])}"
-        return _first_upper(_one_clause(text, keep_short_head=True))
+            text = f"{head.group(1)}: {first_upper(text[head.end():])}"
+        return first_upper(_one_clause(text, keep_short_head=True))
     lowered = text.lower()
     if lowered.startswith(name.lower()):
         text = text[len(name):].lstrip(" :,-")
     if not text or name.lower() in text.lower().replace(",", " ").split():
         return ""  # "ST-SimDiff: A Framework Named ST-SimDiff" says the name twice
     description = _NOVEL.sub(lambda m: "An " if m.group(1) in "AEIOU" else "A ", _one_clause(text))
-    return f"{name}: {_first_upper(description)}"
+    return f"{name}: {first_upper(description)}"
 
 
 def _one_clause(text: str, keep_short_head: bool = False) -> str:
@@ -423,18 +337,13 @@ def _one_clause(text: str, keep_short_head: bool = False) -> str:
         return text
     head, tail = text.split(": ", 1)
     if keep_short_head and len(head.split()) <= 3:
-        return f"{head}: {_first_upper(tail.replace(': ', ' '))}"
+        return f"{head}: {first_upper(tail.replace(': ', ' '))}"
     return tail if len(head.split()) <= 2 else head
 
 
 def _words(title: str) -> list[str]:
     """Return a title's words, lowercase, without punctuation."""
     return [w.strip(",;:.!?()\"'").lower() for w in title.split()]
-
-
-def _first_upper(text: str) -> str:
-    # Math keeps its case: "π³, a Feed-Forward Network" is never "Π³, ...".
-    return text[:1].upper() + text[1:] if text[:1].isascii() else text
 
 
 def _fallback(

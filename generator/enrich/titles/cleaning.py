@@ -214,6 +214,11 @@ def unpromoted(title: str) -> str:
     return _A_VOWEL_AFTER_COMMA.sub("an ", _A_VOWEL.sub("An ", title))
 
 
+def first_upper(text: str) -> str:
+    """Return the text with its first letter in capitals; math keeps its case ("π³, ..." is never "Π³, ...")."""
+    return text[:1].upper() + text[1:] if text[:1].isascii() else text
+
+
 def polish(text: str) -> str:
     """Return `text` as a clean title: no markup, balanced brackets, no dangling end, venue casing."""
     if ")" in text:
