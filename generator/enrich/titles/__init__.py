@@ -126,7 +126,12 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
                 said = named_title_for_task(said, name, sentences(plain)[:READ_SENTENCES], max_chars)
                 return InferredTitle(said, "named-method", name, _named_confidence(candidates, model))
         if not attempt_name:
-            quick = clause_first(plain, max_chars, model)
+            # A paper without a name is titled after the sentence that says what it does, when one does:
+            # the opening and the background are what a reader calls a bad title.
+            parts = sentences(plain)[:READ_SENTENCES]
+            scores = sentence_scores(parts, model.sentence)
+            stated = contribution_index(parts, scores)
+            quick = clause_first(plain, parts, scores, stated, max_chars, model)
             if quick is not None:
                 return _keep_name(name, quick, max_chars)
         candidates = generate(plain, model.vocabulary, attempt_name, described if attempt_name else [], from_name,
@@ -136,20 +141,15 @@ def _infer(raw: str, plain: str, max_chars: int) -> InferredTitle:
         # A name's own expansion is its title ("PoLR: Path of Least Resistance"): a rule, not a guess.
         # (sorted() is stable: within a priority the ranker's order stays.)
         ranked = sorted(ranked, key=lambda i: _PRIORITY.get(candidates[i].kind, len(_PRIORITY)))
-        if not attempt_name:
-            # A paper without a name is titled after the sentence that says what it does, when one does:
-            # the opening and the background are what a reader calls a bad title.
-            parts = sentences(plain)[:READ_SENTENCES]
-            scores = sentence_scores(parts, model.sentence)
-            stated = contribution_index(parts, scores)
-            if stated is not None:
-                ranked = [i for i in ranked if candidates[i].sentence == stated] + [
-                    i for i in ranked if candidates[i].sentence != stated]
-                # The contribution sentence's clause, else the next-best sentence saying what the paper does.
-                for at in [stated, *others_stating(parts, scores, stated)]:
-                    said_whole = rendered(parts[at], at, candidates, ranked, max_chars, model)
-                    if said_whole is not None:
-                        return _keep_name(name, for_task(said_whole, parts, stated, max_chars), max_chars)
+        if not attempt_name and stated is not None:
+            ranked = [i for i in ranked if candidates[i].sentence == stated] + [
+                i for i in ranked if candidates[i].sentence != stated]
+            # The contribution sentence's clause, else the next-best sentence saying what the paper does
+            # (reached past `clause_first` only when the clause's own sentence made no candidate).
+            for at in [stated, *others_stating(parts, scores, stated)]:
+                said_whole = rendered(parts[at], at, candidates, ranked, max_chars, model)
+                if said_whole is not None:
+                    return _keep_name(name, for_task(said_whole, parts, stated, max_chars), max_chars)
         for index in ranked:
             if attempt_name and any(other in candidates[index].text for other in others):
                 continue

@@ -15,10 +15,10 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from .candidates import Candidate, generate, sentences
+from .candidates import Candidate, generate
 from .clause import render_clause
 from .cleaning import first_upper, polish
-from .contribution import READ_SENTENCES, contribution_index, sentence_scores, states_contribution
+from .contribution import states_contribution
 from .defects import title_defects
 from .inferred import InferredTitle
 from .model import TitleModel
@@ -68,16 +68,17 @@ def clause_title(sentence: str, max_chars: int) -> str | None:
     return None
 
 
-def clause_first(plain: str, max_chars: int, model: TitleModel) -> InferredTitle | None:
+def clause_first(
+    plain: str, parts: list[str], scores: list[float], stated: int | None, max_chars: int, model: TitleModel
+) -> InferredTitle | None:
     """Return a paper's contribution clause as its title, made from its own sentence's candidates only; or None.
 
-    The same title and confidence the full path gives (the clause's confidence reads only the
-    candidates cut from that sentence), without making every other sentence's candidates and compressions.
-    None sends the paper down the full path.
+    `parts` are the abstract's first sentences, `scores` their sentence scores and `stated` the
+    contribution sentence's index (`contribution_index`), which the full path reads too. The same title
+    and confidence the full path gives (the clause's confidence reads only the candidates cut from that
+    sentence), without making every other sentence's candidates and compressions. None sends the paper
+    down the full path.
     """
-    parts = sentences(plain)[:READ_SENTENCES]
-    scores = sentence_scores(parts, model.sentence)
-    stated = contribution_index(parts, scores)
     if stated is None:
         return None
     for at in [stated, *others_stating(parts, scores, stated)]:

@@ -56,14 +56,21 @@ def task_phrases() -> dict[int, frozenset[str]]:
     return {n: frozenset(phrases) for n, phrases in by_length.items()}
 
 
+def _bare(phrase: str, first: int) -> bool:
+    """Return True for a phrase of at most `_SHORT_WORDS` words that asks nothing, claims nothing and says no
+    purpose, setting or means (no "for", "in", "via", ... from its word `first` on)."""
+    words = phrase.split()
+    return (
+        bool(words) and len(words) <= _SHORT_WORDS and not phrase.endswith("?") and not _FINITE.search(f" {phrase} ")
+        and not any(w.lower().strip(",;") in _SAYS_PURPOSE for w in words[first:])
+    )
+
+
 def needs_task(title: str) -> bool:
     """Return True for a short noun phrase that says no purpose, setting or claim ("A Prompt Diffusion Model")."""
-    words = title.split()
-    if not words or len(words) > _SHORT_WORDS or ":" in title or title.endswith("?") or _FINITE.search(f" {title} "):
+    if ":" in title or not _bare(title, 1):  # (its first word may be "On" or "Towards")
         return False
-    if words[-1].lower().strip(",;").removesuffix("s") not in _DEVICE_HEADS:
-        return False
-    return not any(w.lower().strip(",;") in _SAYS_PURPOSE for w in words[1:])
+    return title.split()[-1].lower().strip(",;").removesuffix("s") in _DEVICE_HEADS
 
 
 def task_in(sentence: str, title: str, opening: bool = False) -> str:
@@ -109,7 +116,7 @@ def with_any_task(title: str, sentences: list[str], max_chars: int, opening: str
 
 
 def title_for_task(title: str, parts: list[str], stated: int | None, max_chars: int) -> str:
-    """Return the title with its task when it needs one and the result has no defect (`with_task`).
+    """Return the title with its task when it needs one (`needs_task`) and the result has no defect.
 
     `parts` are the abstract's first sentences and `stated` the contribution sentence's index (None
     when unknown): the task is looked for there, then in the other sentences stating a
@@ -119,7 +126,7 @@ def title_for_task(title: str, parts: list[str], stated: int | None, max_chars: 
         return title  # (most titles: the sentences need not be read)
     stating = [i for i, p in enumerate(parts) if i != stated and states_contribution(p)]
     order = ([stated] if stated is not None else []) + stating
-    longer = with_task(title, [parts[i] for i in order], max_chars, parts[0] if parts else "")
+    longer = with_any_task(title, [parts[i] for i in order], max_chars, parts[0] if parts else "")
     return title if longer == title or title_defects(longer) else longer
 
 
@@ -141,12 +148,7 @@ def needs_named_task(title: str) -> bool:
     Clustering via Alignment" nor "TVDN: ... for Multivariate Time Series Forecasting".)
     """
     _, colon, description = title.partition(": ")
-    words = description.split()
-    if not colon or not words or len(words) > _SHORT_WORDS or description.endswith("?"):
-        return False
-    if _FINITE.search(f" {description} ") or any(w.lower().strip(",;") in _SAYS_PURPOSE for w in words):
-        return False
-    return not names_task(description)
+    return bool(colon) and _bare(description, 0) and not names_task(description)
 
 
 def named_title_for_task(title: str, name: str, parts: list[str], max_chars: int) -> str:
