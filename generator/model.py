@@ -75,6 +75,9 @@ class _Page:
         return "../" * self.url.count("/")
 
 
+#: How a name list's `and others` (et al.) is shown among a paper's authors (papers.bib writes `and others`).
+ET_AL = "et al."
+
 TagKind = Literal["area", "topic"]
 TitleSource = Literal["given", "corrected", "named-method", "headline", "contribution"]
 
@@ -158,6 +161,12 @@ class Paper(_Page):
     #: The paper's own address at its source (a PDF or abstract page), when the record gives one.
     source_url: str = ""
     year: str = ""
+    #: The record's venue with its year ("NeurIPS 2016", a personal library's journal), when it gives one.
+    venue: str = ""
+    #: Classification the source gives (arXiv categories by name): shown as metadata, never topics.
+    subjects: tuple[str, ...] = ()
+    #: The source's bibliographic fields papers.bib writes back (read/metadata.py: CITATION_FIELDS), in order.
+    citation: tuple[tuple[str, str], ...] = ()
     #: The record's own date (YYYY-MM-DD), when it gives one (arXiv `published`, a `date` field).
     date: str = ""
     source_id: str = ""

@@ -86,6 +86,23 @@ _LATEX_ACCENT = re.compile(
 _ACCENT_MARKS = {
     "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304", ".": "\u0307",
 }
+# A letter accent (`{\\H o}`, `\\H{o}`, `\\v c`, `{\\c{c}}`): the command with its letter, braced or after a space.
+_LATEX_LETTER_ACCENT = re.compile(
+    r"\{\\([HcvukrdbU])(?:\s+|\s*\{)([A-Za-z])\}?\}|\\([HcvukrdbU])(?:\{([A-Za-z])\}|\s+([A-Za-z])(?![A-Za-z]))"
+)
+_LETTER_ACCENT_MARKS = {
+    "H": "\u030b", "c": "\u0327", "v": "\u030c", "u": "\u0306", "k": "\u0328", "r": "\u030a", "d": "\u0323",
+    "b": "\u0331", "U": "\u030e",
+}
+# Text symbols written as commands (`\\textasciicircum`, `{\\textasciitilde}`): the symbol itself.
+_LATEX_SYMBOL = re.compile(r"\{\\(textasciicircum|textasciitilde|textbackslash|textunderscore|textbar)\}"
+                           r"|\\(textasciicircum|textasciitilde|textbackslash|textunderscore|textbar)(?![A-Za-z])(?:\{\})?")
+_SYMBOLS = {"textasciicircum": "^", "textasciitilde": "~", "textbackslash": "\\", "textunderscore": "_",
+            "textbar": "|"}
+# A control space (`i.e.\\ graphs`) is a space; a forced break (`\\\\ `) is left to the command pattern.
+_LATEX_CONTROL_SPACE = re.compile(r"(?<!\\)\\(?=[ \t])")
+# One converted letter still in braces inside a word (`Erd{ő}s`): the braces were only grouping.
+_LETTER_GROUP = re.compile(r"(?<=\w)\{(\w)\}|\{(\w)\}(?=\w)")
 _LATEX_TIE = re.compile(r"(?<=\w)~(?=\w)")
 # A LaTeX group around one word ("{adversarial}") is only grouping; "{{ x }}" is not.
 _LATEX_GROUP = re.compile(r"(?<![{\w])\{([\w-]+)\}(?![}\w])")
@@ -223,6 +240,9 @@ def _lift(text: str) -> tuple[str, list[_Token]]:
         text = _LATEX_CITE.sub("", text)
         text = _LATEX_SWITCH.sub(lambda m: f"\\{_SWITCH_COMMANDS[m.group(1)]}{{{m.group(2)}}}", text)
         text = _LATEX_ACCENT.sub(_accented, text)
+        text = _LATEX_LETTER_ACCENT.sub(_letter_accented, text)
+        text = _LATEX_SYMBOL.sub(lambda m: _SYMBOLS[m.group(1) or m.group(2)], text)
+        text = _LATEX_CONTROL_SPACE.sub("", text)
         text = _LATEX_MACRO.sub(lambda m: _latex_to_text(m.group(0)), text)
         text = _LATEX_ESCAPE.sub(r"\1", text)
     text = text.replace("``", "\u201c").replace("''", "\u201d")
@@ -230,6 +250,7 @@ def _lift(text: str) -> tuple[str, list[_Token]]:
         text = _LATEX_TIE.sub(" ", text)
     if "{" in text:
         text = _LATEX_GROUP.sub(r"\1", text)
+        text = _LETTER_GROUP.sub(lambda m: m.group(1) or m.group(2), text)
     for source, dash in _DASHES:
         text = text.replace(source, dash)
     text = _SPACES.sub(" ", text).strip()
@@ -244,6 +265,13 @@ def _accented(match: re.Match[str]) -> str:
     accent = match.group(1) or match.group(3)
     letter = match.group(2) or match.group(4) or match.group(5)
     return unicodedata.normalize("NFC", letter + _ACCENT_MARKS[accent])
+
+
+def _letter_accented(match: re.Match[str]) -> str:
+    """Return the letter of a LaTeX letter accent (`\\H{o}`, `\\c c`) with its accent, composed where Unicode has it."""
+    accent = match.group(1) or match.group(3)
+    letter = match.group(2) or match.group(4) or match.group(5)
+    return unicodedata.normalize("NFC", letter + _LETTER_ACCENT_MARKS[accent])
 
 
 def _link(keep, label: str, url: str, original: str) -> str:

@@ -145,7 +145,7 @@ def test_a_mixed_folder_reads_every_format(tmp_path: Path) -> None:
         "c.csv": 'title,abstract\n"Diffusion","We train diffusion models for image generation."\n',
     }
     result = read(tmp_path, files)
-    assert sorted(p.collection for p in result.papers) == ["COLT 2025", "Workshop 2026", "c"]
+    assert sorted(p.collection for p in result.papers) == ["C", "COLT 2025", "Workshop 2026"]
 
 
 def test_given_keywords_become_tags_and_given_titles_are_kept(tmp_path: Path) -> None:

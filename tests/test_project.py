@@ -22,7 +22,11 @@ from tests.test_identity import A, B
     (["ICLR 2024", "ICLR 2025", "ICLR 2026"], "ICLR 2024–2026"),
     (["ICLR 2024", "ICLR 2026"], "ICLR 2024, 2026"),
     (["NeurIPS 2023", "ICLR 2024"], "ICLR 2024 + NeurIPS 2023"),
-    ([f"Journal of Very Long Names in Research Number {n} 2020" for n in range(3)], "3 collections"),
+    # Never "3 collections": as many names as fit, then "…".
+    ([f"Journal of Very Long Names in Research Number {n} 2020" for n in range(3)],
+     "Journal of Very Long Names in Research Number 0 2020 + …"),
+    (["IJCAI 2024", "NeurIPS 2018", "ICLR 2018", "IJCAI 2022", "IJCAI 2023", "IJCAI 2020", "ICLR 2017", "WWW 2025",
+      "AISTATS 2025", "ALT 2025"], "AISTATS 2025 + ALT 2025 + ICLR 2017–2018 + …"),
     (["A collection whose single name is far longer than sixty characters in all"],
      "A collection whose single name is far longer than sixty…"),
 ])

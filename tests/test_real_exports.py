@@ -61,10 +61,12 @@ def test_a_zotero_biblatex_export_is_read_whole_and_clean(tmp_path: Path) -> Non
     first, second = papers
     assert first.title == "RECcon: Recognizing Emotion Causes in Conversations"
     assert first.authors == ("Hehua Zhang", "Jörg Müller", "Soujanya Poria")
-    assert first.collection == "EG-ICE Proceedings 2021" and first.year == "2021" and first.date == "2021-05-03"
+    # A library of many venues is one collection (named from its file); each paper's journal is its venue.
+    assert first.collection == "Library" and first.venue == "EG-ICE Proceedings 2021"
+    assert first.year == "2021" and first.date == "2021-05-03"
     assert first.keywords == ("BIM", "Deep learning")
     assert first.source_url == "https://example.org/paper_files/recon.pdf"
-    assert second.collection == "CVPR 2022" and second.title == "Another Paper Reusing the Key"
+    assert second.venue == "CVPR 2022" and second.title == "Another Paper Reusing the Key"
     said = [p.message for p in problems]
     assert any("field `annotation` given twice; the values were joined" in m for m in said)
     assert any("citation key `zhang2021` was used before" in m for m in said)
@@ -189,7 +191,7 @@ BROKEN = r"""
 def test_an_entry_with_unbalanced_braces_is_read_one_field_a_line_and_reported(tmp_path: Path) -> None:
     papers, problems = read(tmp_path, {"data/papers3.bibtex": BROKEN})
     assert [p.title for p in papers] == ["The Effects of Skin Temperature on Tactile Stimulation", "Next"]
-    assert papers[0].collection == "Somatosensory & Motor Research 2009"
+    assert papers[0].venue == "Somatosensory & Motor Research 2009"
     assert papers[0].source_url == "https://example.org/a_b"
     assert [p.message for p in problems if p.level == "warning"] == [
         "entry 1 (AGESCHEIDER:2009dk): unbalanced braces; read one field a line (check its fields)"

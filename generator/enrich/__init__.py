@@ -18,7 +18,7 @@ from ..text import to_plain
 from .area_gate import AREA_GATE_PATH, reranked
 from .areas import Area, AreaGuess, load_model, load_taxonomy
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
-from .keywords import keyword_tags
+from .keywords import keyword_tags, subject_keywords
 from .maps import FORK_FROM, MapLayout
 from .overrides import load_overrides
 from .related import MAP_NEIGHBOURS, NeighbourMemo, closest_from, nearest_kept
@@ -259,6 +259,11 @@ def enrich_digest(
     titles = unique_titles(base_titles, [paper.collection for paper in papers])
     candidates = [_without_area_names(a.topics, area_slugs) for a in analyses]
     candidates = _consistent_names(candidates)
+    # One TF-IDF matrix serves keyword subjects, related papers and the map.
+    progress("Finding related papers", 0, 1)
+    vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)], counts)
+    candidates = subject_keywords(candidates, plains, vectors.matrix if vectors is not None else None,
+                                  {topic.slug for topic in topics}, settings.min_topic_papers)
     # Pinned topics join folding as the user's choice (never folded away); pinned areas join in apply().
     pinned = [[t for t in overrides.pins(paper.id, area_names) if t.kind == "topic"] for paper in papers]
     candidates = [merge_tags(own, extra) for own, extra in zip(candidates, pinned, strict=True)]
@@ -267,9 +272,6 @@ def enrich_digest(
         candidates, settings.min_topic_papers, settings.max_topics_per_paper, pinned=pins,
         parents=topic_parents(topics),
     )
-    # One TF-IDF matrix serves both related papers and the map.
-    progress("Finding related papers", 0, 1)
-    vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)], counts)
     # No vectors: no paper has a usable word, so nothing is related and the map has one spot.
     count = max(settings.related_count, MAP_NEIGHBOURS)
     scored = (

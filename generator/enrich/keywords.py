@@ -10,6 +10,9 @@ acronyms keep their capitals ("NLP", not "Nlp").
 from __future__ import annotations
 
 import re
+from typing import Any
+
+import numpy as np
 
 from ..model import Tag
 from .tags import Topic, mentions_required, normalise_keyword, tag_slug
@@ -227,3 +230,56 @@ def _rejoined(keywords: tuple[str, ...]) -> list[str]:
             out[head] = f"{out[head]}, {keyword.strip()}"
         out.append(keyword)
     return out
+
+
+#: A keyword topic is a subject of its papers when at least this share of their abstracts say it ...
+SUPPORT_SHARE = 1 / 3
+#: ... or when its papers are alike: their mean similarity this many times the digest's mean. A
+#: reference manager's "Viewed" or "Unreviewed" spans papers that neither say it nor are alike.
+LIKENESS_RATIO = 2.0
+
+
+def subject_keywords(
+    candidates: list[list[Tag]], plains: list[str], vectors: Any, vocabulary: set[str], min_papers: int,
+) -> list[list[Tag]]:
+    """Return each paper's topic candidates without the keyword topics that are no subject of the digest.
+
+    A keyword topic (a tag a source's keyword makes, `vocabulary` holding the slugs of the topics it
+    may join instead) is kept only when `min_papers` papers share it (the three-paper rule holds for
+    keyword topics: one paper's keyword is never a topic) and it is a subject by measurement: its
+    papers' abstracts say it (`SUPPORT_SHARE`), or their TF-IDF rows (`vectors`, L2-normalised) are
+    alike (`LIKENESS_RATIO`).
+    """
+    rows: dict[str, list[int]] = {}
+    names: dict[str, str] = {}
+    for index, tags in enumerate(candidates):
+        for tag in tags:
+            if tag.slug not in vocabulary and tag.evidence and all(e.startswith("keyword: ") for e in tag.evidence):
+                rows.setdefault(tag.slug, []).append(index)
+                names[tag.slug] = tag.name
+    if not rows:
+        return candidates
+    baseline = _mean_likeness(vectors, list(range(len(plains)))) if vectors is not None else 0.0
+
+    def subject(slug: str, found: list[int]) -> bool:
+        if sum(_says(names[slug], plains[i]) for i in found) >= SUPPORT_SHARE * len(found):
+            return True
+        return vectors is not None and baseline > 0 and _mean_likeness(vectors, found) > LIKENESS_RATIO * baseline
+
+    dropped = {slug for slug, found in rows.items() if len(found) < min_papers or not subject(slug, found)}
+    return [[tag for tag in tags if tag.slug not in dropped] for tags in candidates]
+
+
+def _says(keyword: str, abstract: str) -> bool:
+    """Return whether an abstract says a keyword: each of its words (its acronym's expansion too), in any form."""
+    words = set(normalise_keyword(abstract).split())
+    wanted = [word for word in keyword_key(keyword).split() if word not in _SMALL_WORDS]
+    return (bool(wanted) and all(word in words for word in wanted)) or normalise_keyword(keyword) in words
+
+
+def _mean_likeness(vectors: Any, rows: list[int]) -> float:
+    """Return the mean cosine similarity of distinct pairs of the rows (L2-normalised TF-IDF)."""
+    if len(rows) < 2:
+        return 0.0
+    total = np.asarray(vectors[rows].sum(axis=0)).ravel()
+    return (float(total @ total) - len(rows)) / (len(rows) * (len(rows) - 1))

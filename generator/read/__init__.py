@@ -23,6 +23,7 @@ from ..model import Paper, Problem, Source
 from ..settings import Settings
 from .grouping import Doubt, Memo, group
 from .hyphenation import dehyphenate
+from .metadata import name_from_stem, venue_collections
 from .paragraphs import PARAGRAPH_BREAK
 from .records import NoAbstract, RawRecord, build_paper, iter_records, to_paper
 
@@ -169,13 +170,9 @@ def join_lines(lines: list[str]) -> str:
     return text.strip()
 
 
-_VENUE_STEM = re.compile(r"^([A-Za-z]{2,12})[-_ ]?((?:19|20)\d\d)$")
-
-
 def collection_from_stem(stem: str) -> str:
-    """Return the collection a file's name gives: "nips2016" -> "NIPS 2016"; other names as they are."""
-    match = _VENUE_STEM.match(stem)
-    return f"{match.group(1).upper()} {match.group(2)}" if match else stem
+    """Return the collection a file's name gives: "nips2016" -> "NIPS 2016" (read/metadata.py: name_from_stem)."""
+    return name_from_stem(stem)
 
 
 def collection_from_header(line: str) -> str | None:
@@ -266,6 +263,7 @@ def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | N
             empty = not path.stat().st_size or not path.read_bytes().strip()
             result.problems.append(Problem("warning", name, None, "the file is empty" if empty
                                            else "no abstracts in this file"))
+    result.papers = venue_collections(result.papers)
     if settings.collection:
         result.papers = [replace(paper, collection=settings.collection) for paper in result.papers]
     log.info("read %d papers from %d files", len(result.papers), len(result.files))

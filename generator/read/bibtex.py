@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from ..model import Problem
+from ..model import ET_AL, Problem
 from .records import RawRecord
 
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
@@ -26,31 +26,107 @@ logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 _ADDRESSES = frozenset({"url", "doi", "file", "eprint", "pdf", "howpublished"})
 #: Fields whose repeated values are all kept, joined.
 _JOINED = frozenset({"keywords", "annotation", "note", "tags", "file"})
+#: Fields holding BibTeX name lists: split into persons as BibTeX does.
+_PERSONS = frozenset({"author", "editor"})
 _CITE = re.compile(r"\\(?:cite[a-z]*|ref|label|footnote)\*?(?:\[[^\]]*\])*\{[^{}]*\}")
 _URL_ESCAPE = re.compile(r"\\([_%&#$~])")
 
 
 @lru_cache(maxsize=2)
 def _converter(math: str):
-    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-    return LatexNodes2Text(math_mode=math, strict_latex_spaces=True)
+    db = get_default_latex_context_db()
+    # pylatexenc writes U+02C6 (a modifier letter) for \textasciicircum: an abstract means the caret.
+    db.add_context_category("paper-digest", prepend=True, macros=[MacroTextSpec("textasciicircum", "^")],
+                            environments=[], specials=[])
+    return LatexNodes2Text(latex_context=db, math_mode=math, strict_latex_spaces=True)
+
+
+class LatexError(ValueError):
+    """A field whose LaTeX the converter cannot read (`\\href(...)(...)`): kept as written, and reported."""
+
+
+#: Links written as LaTeX (`\href{url}{text}`, `\url{url}`, and the `\href(url)(text)` some exports write) and
+#: bare addresses: lifted out before conversion, so that `%`, `_` or `#` in an address is never read as LaTeX.
+_LINKS = re.compile(
+    r"\\href\s*[{(]([^{}()\s]{1,2000})[})]\s*[{(]([^{}()]{0,500})[})]|\\url\s*[{(]([^{}()\s]{1,2000})[})]"
+    r"|\bhttps?://[^\s{}\\]+",
+)
+_HOLD = re.compile("\ue010(\\d+)\ue011")
+
+
+def _lift_links(text: str) -> tuple[str, list[str]]:
+    """Return `text` with its links as placeholders, and each link as plain text ("text (url)", or the url)."""
+    links: list[str] = []
+    text = text.replace("\ue010", "").replace("\ue011", "")
+
+    def hold(match: re.Match[str]) -> str:
+        url = match.group(1) or match.group(3) or match.group(0)
+        label = " ".join((match.group(2) or "").split())
+        shown = url if not label or label.rstrip("/") == url.rstrip("/") else f"{label} ({url})"
+        links.append(_URL_ESCAPE.sub(r"\1", shown))
+        return f"\ue010{len(links) - 1}\ue011"
+
+    return (_LINKS.sub(hold, text) if "\\" in text or "://" in text else text), links
 
 
 def bib_text(value: str, keep_math: bool = False) -> str:
     """Return a field's LaTeX as plain text: braces, accents and text commands resolved.
 
     Math is kept as written with `keep_math` (an abstract: the page renders it), else made text
-    (`Cu$_{2}$O` -> `Cu_2O` in a title).
+    (`Cu$_{2}$O` -> `Cu_2O` in a title). Raise LatexError when the LaTeX cannot be read even
+    without its braces.
     """
     text = _CITE.sub("", value)
     if "\\" in text or "{" in text or "~" in text or "--" in text or "$" in text:
+        text, links = _lift_links(text)
         converter = _converter("verbatim" if keep_math else "text")
         try:
             text = converter.latex_to_text(text)
-        except Exception:  # pylatexenc on unbalanced braces: converted again without them
-            text = converter.latex_to_text(text.replace("{", "").replace("}", ""))
+        except Exception:
+            try:
+                text = converter.latex_to_text(text.replace("{", "").replace("}", ""))
+            except Exception as exc:
+                raise LatexError(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__) from exc
+        if links:
+            text = _HOLD.sub(lambda m: links[int(m.group(1))], text)
     return " ".join(text.split())
+
+
+def bib_names(value: str) -> tuple[list[str], str]:
+    """Return the persons of a BibTeX name list as BibTeX defines them, shown and written back.
+
+    Persons are split on a top-level `and` (`{Barnes and Noble}` is one); `Last, First`,
+    `von Last, Jr, First` and `First von Last` are one person each; `and others` is et al.
+    Each person is shown as `First von Last Jr` and written back, as plain text, as
+    `von Last, Jr, First` (a name in braces stays in braces). Raise LatexError as bib_text does.
+    """
+    from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
+
+    shown: list[str] = []
+    written: list[str] = []
+    for person in split_multiple_persons_names(" ".join(value.split())):
+        if person.strip().lower() == "others":
+            shown.append(ET_AL)
+            written.append("others")
+            continue
+        try:
+            parts = parse_single_name_into_parts(person, strict=False)
+        except Exception:
+            parts = None
+        if parts is None or not (parts.last or parts.first):
+            text = bib_text(person)
+            shown.append(text)
+            written.append("{" + text + "}")
+            continue
+        first, von, last, jr = (bib_text(" ".join(words)) for words in (parts.first, parts.von, parts.last, parts.jr))
+        shown.append(" ".join(part for part in (first, von, last, jr) if part))
+        # A last name of one braced group ("{Barnes and Noble}", "{Hehua Zhang}") keeps its braces.
+        whole = len(parts.last) == 1 and parts.last[0].startswith("{") and parts.last[0].endswith("}")
+        surname = " ".join(part for part in (von, "{" + last + "}" if whole else last) if part)
+        written.append(", ".join(part for part in (surname, jr, first) if part))
+    return [name for name in shown if name], " and ".join(name for name in written if name)
 
 
 def bib_address(value: str) -> str:
@@ -123,10 +199,21 @@ def read_bib(text: str, name: str) -> Iterator[RawRecord | Problem]:
                 continue
             yield Problem("warning", name, line, f"entry {index} ({entry.key}): unbalanced braces; read one field "
                           "a line (check its fields)")
-        fields: dict[str, str] = {}
+        fields: dict[str, Any] = {}
         for field in entry.fields:
             key = field.key.lower()
-            value = _clean(key, field.value)
+            value: Any
+            try:
+                if key in _PERSONS:
+                    # The persons shown, and as BibTeX writes them (for papers.bib) under `bibtex_author`.
+                    value, written = bib_names(_raw(field.value))
+                    fields.setdefault(f"bibtex_{key}", written)
+                else:
+                    value = _clean(key, field.value)
+            except LatexError as exc:
+                value = _raw(field.value)
+                yield Problem("warning", name, line, f"entry {index} ({entry.key}): field `{key}`: its LaTeX does not "
+                              f"convert ({exc}); kept as written")
             if key not in fields or not fields[key]:
                 fields[key] = value
             elif value and value != fields[key]:

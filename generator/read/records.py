@@ -19,6 +19,7 @@ from typing import Any
 from ..dates import leading_date, year_in
 from ..model import Paper, Problem, Source
 from ..text import to_plain
+from .metadata import area_name, citation_of, split_keywords
 
 #: Field names accepted for each field, matched case-insensitively; dotted names reach into nested objects.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -34,7 +35,8 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "date": ("date", "published", "content.date", "created", "pub_date"),
     "url": ("url", "pdf", "content.pdf.value", "link", "html_url", "pdf_url", "site"),
     # Not "track": a conference's track ("main", "Datasets and Benchmarks") is no research area.
-    "area": ("primary_area", "content.primary_area.value", "area", "category", "primary_category"),
+    "area": ("primary_area", "content.primary_area.value", "area", "category", "primary_category",
+             "primaryclass"),
     "tldr": ("tldr", "tl;dr", "tl_dr", "content.tldr.value", "content.tldr", "content.tl;dr.value", "content.tl;dr"),
 }
 _ATOM = "{http://www.w3.org/2005/Atom}"
@@ -240,17 +242,22 @@ def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record"
     if venue and year and year not in venue:
         venue = f"{venue} {year}"
     title = _optional_text(fields, "title")
+    keywords, subjects = split_keywords(_keywords(_lookup(fields, "keywords")))
     values = {
         "abstract": abstract,
         # Titles and names may carry LaTeX ("{GRACE}", "G\\\"odel") or math: keep their plain text.
         "title": to_plain(title) if title else "",
         "authors": tuple(to_plain(a) for a in _authors(_lookup(fields, "authors"))),
-        "keywords": _keywords(_lookup(fields, "keywords")),
+        "keywords": keywords,
+        "subjects": subjects,
         "source_id": _optional_text(fields, "id"),
-        "collection": venue or collection,
+        # The file's collection: read/metadata.py makes it the venue's in a list of a few venues.
+        "collection": collection,
+        "venue": to_plain(venue),
+        "citation": citation_of(fields),
         "year": year,
         "url": _optional_text(fields, "url") or _doi_url(str(fields.get("doi") or "")),
-        "given_area": _optional_text(fields, "area"),
+        "given_area": area_name(_optional_text(fields, "area")),
         "date": leading_date(_optional_text(fields, "date")),
         "tldr": _optional_text(fields, "tldr"),
     }
@@ -271,6 +278,9 @@ def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:
         given_area=values["given_area"],
         source_url=values["url"],
         year=values["year"],
+        venue=values["venue"],
+        subjects=values["subjects"],
+        citation=values["citation"],
         date=values["date"],
         source_id=values["source_id"],
         tldr=values["tldr"],

@@ -49,7 +49,10 @@ def papers_json_row(p: Paper, collections: dict[str, Collection]) -> str:
         "source": _source_json(p.source),
         "also_in": [_source_json(s) for s in p.also_in],
         "authors": list(p.authors),
+        "venue": p.venue,
         "keywords": list(p.keywords),
+        "subjects": list(p.subjects),
+        "doi": dict(p.citation).get("doi", ""),
         "given_area": p.given_area,
         # The same year as papers.csv and papers.bib give: the source's, else the collection name's.
         "year": year_of(p),
