@@ -31,11 +31,12 @@ from ..settings import ENGINES, Settings
 from ..stamps import files_digest, read_stamp, tree_files, write_stamp
 from .engines import ENGINE_VARIABLE, SITE_ENGINE_VARIABLE, check_engine, engine_fingerprint
 from .search import STAMP, EarlySearch, engine_and_search, indexed_parts
-from .stale import built_paths, remove_gone_pages, remove_stale_pages
+from .stale import built_paths, missing_built, remove_gone_pages, remove_stale_pages
 
 __all__ = [
     "ENGINE_VARIABLE", "SITE_ENGINE_VARIABLE", "STAMP", "BuildResult", "EarlySearch", "build_site", "built_paths",
-    "check_engine", "engine_fingerprint", "remove_gone_pages", "remove_stale_pages", "tree_fingerprint",
+    "check_engine", "engine_fingerprint", "missing_built", "remove_gone_pages", "remove_stale_pages",
+    "tree_fingerprint",
 ]
 
 log = logging.getLogger(__name__)
@@ -84,8 +85,9 @@ def build_site(settings: Settings, engine: str, force: bool = False, early: Earl
     stamp = read_stamp(stamp_path)
     fingerprint, sources = tree_fingerprint(settings)
     setup = engine_fingerprint(settings, engine)
+    # Never skipped while the site lacks a page or a redirect the docs dir has (one deleted from site/).
     if (not force and site.is_dir() and stamp.get("tree") == fingerprint and stamp.get("engine") == engine
-            and stamp.get("setup") == setup):
+            and stamp.get("setup") == setup and not missing_built(site, sources)):
         return BuildResult(skipped=True, site_dir=site)
     previous = indexed_parts(settings, engine, force, stamp, setup)
     # Until this build succeeds, the stamp must not vouch for the site.

@@ -38,12 +38,26 @@ def remove_gone_pages(site: Path, before: list[str], now: list[str]) -> list[str
         if source.endswith(".md") and any(other in kept for other in _page_sources(source)):
             continue
         for rel in built_paths(source):
+            if rel in kept:
+                continue  # a docs file copied to the same place: the redirect page at a retitled paper's old address
             path = site / rel
             if path.is_file():
                 path.unlink()
                 removed.append(rel)
                 remove_empty_parents(path.parent, site)
     return sorted(removed)
+
+
+def missing_built(site: Path, sources: list[str]) -> list[str]:
+    """Return the site paths the generated docs files build to that are not in `site`, sorted.
+
+    Only the generated folders are looked at (paper, tag and collection pages, and the redirect
+    pages at old addresses): a file there is never left out of the site on purpose, so one
+    missing (deleted by hand, or by an older build) means the site needs building again.
+    """
+    folders = tuple(f"{folder}/" for folder in GENERATED_FOLDERS)
+    return sorted(rel for source in sources if source.startswith(folders)
+                  for rel in built_paths(source) if not (site / rel).is_file())
 
 
 def _page_sources(source: str) -> tuple[str, str]:
