@@ -218,9 +218,9 @@ def test_a_keyword_topic_needs_three_papers_and_a_subject_by_measurement() -> No
 
     plains = [*ABSTRACTS, ABSTRACTS[0].replace("random regular graphs", "random graphs of high girth"),
               ABSTRACTS[0].replace("spectral gap", "second eigenvalue")]
-    # "Priority" (no word list knows it) spans six unrelated papers that never say it: no subject.
+    # "Chapter Two" (a reader's own tag no word list knows) spans six unrelated papers that never say it.
     # "Random graphs" is said by three abstracts; "Recommender" by one paper only: no topic either.
-    candidates = [[_tag("Priority")] for _ in range(6)] + [[], []]
+    candidates = [[_tag("Chapter Two")] for _ in range(6)] + [[], []]
     for index in (0, 6, 7):
         candidates[index].append(_tag("Random Graphs"))
     candidates[1].append(_tag("Recommender"))
@@ -229,7 +229,7 @@ def test_a_keyword_topic_needs_three_papers_and_a_subject_by_measurement() -> No
     kept = subject_keywords(candidates, plains, vectors.matrix, set(), 3)
     names = [{tag.name for tag in tags} for tags in kept]
     assert names[0] == names[6] == names[7] == {"Random Graphs"}
-    assert all("Priority" not in found and "Recommender" not in found for found in names)
+    assert all("Chapter Two" not in found and "Recommender" not in found for found in names)
 
 
 def test_a_one_paper_keyword_is_never_a_topic(tmp_path: Path) -> None:
@@ -284,3 +284,12 @@ def test_a_list_of_a_few_venues_has_a_collection_per_venue(tmp_path: Path) -> No
 def test_the_default_site_name_is_never_a_count() -> None:
     journals = [f"Journal of Something Rather Long Number {n} 2020" for n in range(252)]
     assert "collections" not in digest_name(journals) and len(digest_name(journals)) < 60
+
+
+def test_a_track_named_as_a_keyword_is_no_topic() -> None:
+    from generator.enrich.keywords import keyword_tags
+    from generator.enrich.tags import load_topics
+
+    topics = load_topics()
+    assert keyword_tags(("Journal Track", "Special Track on AI for Good"), topics) == []
+    assert [t.name for t in keyword_tags(("Motion and Tracking",), topics)] == ["Motion and Tracking"]
