@@ -209,6 +209,18 @@ def test_what_a_keyword_is(keyword: str, kind: str) -> None:
     assert subject_of(keyword)[0] == kind
 
 
+def test_a_zotero_arxiv_subject_cut_at_its_commas_is_one_subject() -> None:
+    from generator.read.metadata import split_keywords
+
+    # A BibTeX keyword list is cut at commas; Zotero drops some commas of a name and keeps others.
+    keywords = ("Computer Science - Distributed", "Parallel", "and Cluster Computing",
+                "Physics - Data Analysis Statistics and Probability", "Echo state network", "publication")
+    assert split_keywords(keywords) == (
+        ("Echo state network",),
+        ("Distributed, Parallel, and Cluster Computing", "Data Analysis, Statistics and Probability"),
+    )
+
+
 def _tag(name: str) -> Tag:
     return Tag(name, name.lower().replace(" ", "-"), "topic", 0.9, (f"keyword: {name}",))
 
@@ -243,7 +255,7 @@ def test_a_one_paper_keyword_is_never_a_topic(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("stem", "name"), [
     ("acl2020_papers", "ACL 2020"), ("nips2016", "NIPS 2016"), ("CogSci_2019_abstracts", "CogSci 2019"),
     ("iclr2024_workshop", "ICLR 2024 Workshop"), ("di-proposal_arxiv", "Di-proposal (arXiv)"),
-    ("my_library", "My library"),
+    ("my_library", "My library"), ("zotero", "Zotero library"), ("zotero_export", "Zotero library"),
 ])
 def test_a_collection_is_named_from_a_file_as_a_reader_names_it(stem: str, name: str) -> None:
     assert name_from_stem(stem) == name

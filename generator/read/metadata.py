@@ -69,10 +69,15 @@ def _arxiv() -> tuple[dict[str, str], dict[str, str]]:
     for code, name in categories.items():
         archive = code.split(".")[0]
         if "." in code and archive in archives:
-            by_name[f"{archives[archive]} - {name}".casefold()] = name
+            by_name[_folded(f"{archives[archive]} - {name}")] = name
         else:  # an archive without subjects: "Quantum Physics", "High Energy Physics - Theory"
-            by_name[name.casefold()] = name
+            by_name[_folded(name)] = name
     return {code.casefold(): name for code, name in categories.items()}, by_name
+
+
+def _folded(name: str) -> str:
+    """Return the key of a subject's name: Zotero writes "Physics - Data Analysis Statistics and Probability"."""
+    return " ".join(name.replace(",", " ").casefold().split())
 
 
 #: An arXiv category code not in the table ("cs.XX", "math-ph"): the archives' prefixes.
@@ -96,6 +101,7 @@ _WORKFLOW = frozenset({
     "printed", "to print", "cited", "to cite", "duplicate", "imported", "archived", "ok", "checked", "unchecked",
     "red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "gray", "grey", "black", "white",
     "no pdf", "pdf", "has pdf", "notes", "untagged", "new", "own", "mine", "not read", "not relevant", "relevant",
+    "publication", "publications", "my publication", "my publications", "my papers", "own work",
 })
 #: Tags that are workflow by their shape: a leading `_`, `/` or `#` (Zotfile's "_tablet", "/unread", "#toread"),
 #: star ratings ("★★★", "5 stars", "rating: 4"), colour codes ("#ff0000").
@@ -104,6 +110,7 @@ _WORKFLOW_SHAPE = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def subject_of(keyword: str) -> tuple[str, str]:
     """Return what a source's keyword is: ("topic", keyword), ("subject", arXiv name), or ("code" | "workflow", it)."""
     text = " ".join(keyword.split()).strip(" ;,")
@@ -111,8 +118,8 @@ def subject_of(keyword: str) -> tuple[str, str]:
     folded = text.casefold()
     if folded in codes:
         return "subject", codes[folded]
-    if folded in names:
-        return "subject", names[folded]
+    if _folded(text) in names:
+        return "subject", names[_folded(text)]
     if _ARXIV_CODE.match(text) or _CODES.match(text):
         return "code", text
     if folded in _WORKFLOW or _WORKFLOW_SHAPE.match(text):
@@ -125,13 +132,34 @@ def split_keywords(keywords: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[st
     classification codes as given); workflow tags are neither."""
     kept: list[str] = []
     subjects: list[str] = []
-    for keyword in keywords:
+    for keyword in _rejoined(keywords):
         kind, text = subject_of(keyword)
         if kind == "topic":
             kept.append(keyword)
         elif kind in ("subject", "code"):
             subjects.append(text)  # classification: shown as the paper's subjects (a reference-manager tag is not)
     return tuple(kept), tuple(dict.fromkeys(subjects))
+
+
+def _rejoined(keywords: tuple[str, ...]) -> list[str]:
+    """Return the keywords with an arXiv subject cut at its commas made whole again.
+
+    A list cut at commas reads Zotero's "Computer Science - Distributed, Parallel, and Cluster
+    Computing" as three keywords; the pieces that make a subject's name together are one.
+    """
+    out: list[str] = []
+    index = 0
+    while index < len(keywords):
+        for end in range(min(len(keywords), index + 4), index + 1, -1):
+            whole = ", ".join(k.strip() for k in keywords[index:end])
+            if subject_of(whole)[0] == "subject":
+                out.append(whole)
+                index = end
+                break
+        else:
+            out.append(keywords[index])
+            index += 1
+    return out
 
 
 def area_name(area: str) -> str:
@@ -178,6 +206,9 @@ _FILE_WORDS = frozenset({
 })
 #: How a word of a file's name is written in a name ("arxiv" -> "arXiv").
 _WORD_SPELLINGS = {"arxiv": "arXiv", "zotero": "Zotero", "openreview": "OpenReview", "mendeley": "Mendeley"}
+#: What a file named only for its source holds: a reference manager's export is a library ("zotero.bib").
+_SOURCE_NAMES = {"Zotero": "Zotero library", "Mendeley": "Mendeley library", "arXiv": "arXiv papers",
+                 "OpenReview": "OpenReview papers"}
 
 
 def name_from_stem(stem: str) -> str:
@@ -185,7 +216,8 @@ def name_from_stem(stem: str) -> str:
 
     A venue and year ("nips2016", "acl2020_papers") is "NIPS 2016", "ACL 2020" (with any other
     words after: "ICLR 2024 Workshop"); any other name is read as words, without those that
-    say what the file is ("di-proposal_arxiv" is "Di-proposal (arXiv)", "my_library" "My library").
+    say what the file is ("di-proposal_arxiv" is "Di-proposal (arXiv)", "my_library" "My library",
+    "zotero" "Zotero library").
     """
     match = _VENUE_STEM.match(stem)
     if match:
@@ -198,7 +230,7 @@ def name_from_stem(stem: str) -> str:
     kept = [w for w in words if w.lower() not in _FILE_WORDS and w.lower() not in _WORD_SPELLINGS]
     sources = [_WORD_SPELLINGS[w.lower()] for w in words if w.lower() in _WORD_SPELLINGS]
     if not kept:
-        return " ".join(sources) or stem[:1].upper() + stem[1:]
+        return _SOURCE_NAMES.get(" ".join(sources), " ".join(sources)) or stem[:1].upper() + stem[1:]
     name = " ".join(kept)
     name = name[:1].upper() + name[1:]
     return f"{name} ({', '.join(sources)})" if sources else name
