@@ -221,6 +221,17 @@ def test_a_zotero_arxiv_subject_cut_at_its_commas_is_one_subject() -> None:
     )
 
 
+@pytest.mark.parametrize(("area", "name"), [
+    ("cs.CV", "Computer Vision and Pattern Recognition"), ("cs", "Computer Science"),
+    ("cs, stat", "Computer Science, Statistics"), ("generative models", "generative models"),
+])
+def test_an_arxiv_primary_class_is_given_by_name(area: str, name: str) -> None:
+    # Zotero writes `primaryclass = {cs}` (the archive only), arXiv's own export `primaryClass = {cs.CV}`.
+    from generator.read.metadata import area_name
+
+    assert area_name(area) == name
+
+
 def _tag(name: str) -> Tag:
     return Tag(name, name.lower().replace(" ", "-"), "topic", 0.9, (f"keyword: {name}",))
 

@@ -163,9 +163,23 @@ def _rejoined(keywords: tuple[str, ...]) -> list[str]:
 
 
 def area_name(area: str) -> str:
-    """Return a given area as a reader knows it: an arXiv code ("cs.CV") as its category's name."""
-    kind, text = subject_of(area) if area else ("topic", area)
-    return text if kind == "subject" else area
+    """Return a given area as a reader knows it: arXiv codes as their names ("cs.CV": "Computer Vision and
+    Pattern Recognition"; Zotero's archive-only "cs, stat": "Computer Science, Statistics")."""
+    archives = _archives()
+    names = []
+    for part in (p.strip() for p in area.split(",")) if area else ():
+        kind, text = subject_of(part)
+        if kind != "subject" and part.casefold() not in archives:
+            return area
+        names.append(text if kind == "subject" else archives[part.casefold()])
+    return ", ".join(dict.fromkeys(names)) or area
+
+
+@lru_cache(maxsize=1)
+def _archives() -> dict[str, str]:
+    """Return arXiv's archive names by code, lower case ("cs": "Computer Science")."""
+    data = json.loads(resources.files("generator").joinpath("data/arxiv_categories.json").read_text("utf-8"))
+    return {code.casefold(): name for code, name in data["archives"].items()}
 
 
 #: A file's venues are its collections when they hold this many papers each, on average (a conference
