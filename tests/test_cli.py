@@ -154,12 +154,14 @@ def test_each_reported_problem_is_one_line_however_long(project: Path) -> None:
 
 
 def test_check_names_a_few_collections_and_counts_the_rest(tmp_path: Path) -> None:
-    records = "\n".join(
-        f'{{"abstract": "We study problem number {i} of many. It matters for {i} reasons.", "venue": "Journal {i}"}}'
+    # One file a venue (a file of many venues with a few papers each is a library: one collection).
+    files = {
+        f"refs{i:02d}.jsonl": f'{{"abstract": "We study problem number {i} of many. It matters for {i} reasons.", '
+                              f'"venue": "Journal {i}"}}\n'
         for i in range(12)
-    )
-    folder = write_tree(tmp_path, {"refs.jsonl": records})
+    }
+    folder = write_tree(tmp_path, files)
     result = run("check", str(folder), "--project", str(tmp_path))
     assert result.exit_code == 0, result.output
-    summary = next(line for line in result.output.splitlines() if "abstracts in 1 files" in line)
+    summary = next(line for line in result.output.splitlines() if "abstracts in 12 files" in line)
     assert "Journal 0" in summary and "Journal 9" not in summary and "12 collections" in summary
