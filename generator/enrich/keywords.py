@@ -290,4 +290,5 @@ def _mean_likeness(vectors: Any, rows: list[int]) -> float:
     if len(rows) < 2:
         return 0.0
     total = np.asarray(vectors[rows].sum(axis=0)).ravel()
-    return (float(total @ total) - len(rows)) / (len(rows) * (len(rows) - 1))
+    # math.fsum, not a BLAS dot: the same bits on every CPU, as a decision depends on it.
+    return (math.fsum(total * total) - len(rows)) / (len(rows) * (len(rows) - 1))

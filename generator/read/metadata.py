@@ -103,11 +103,9 @@ _WORKFLOW = frozenset({
     "no pdf", "pdf", "has pdf", "notes", "untagged", "new", "own", "mine", "not read", "not relevant", "relevant",
     "publication", "publications", "my publication", "my publications", "my papers", "own work",
 })
-#: Tags that are workflow by their shape: a leading `_`, `/` or `#` (Zotfile's "_tablet", "/unread", "#toread"),
-#: star ratings ("★★★", "5 stars", "rating: 4"), colour codes ("#ff0000").
-_WORKFLOW_SHAPE = re.compile(
-    r"^(?:[_/#@!].*|[★☆⭐*+]{1,5}|\d\s*stars?|rating\s*[:=]?\s*\d.*|#?[0-9a-f]{6})$", re.IGNORECASE
-)
+#: Tags that are workflow by their shape: a leading `_`, `/`, `#` or `@` (Zotfile's "_tablet", "/unread",
+#: "#toread", a colour code "#ff0000"), star ratings ("★★★", "5 stars", "rating: 4").
+_WORKFLOW_SHAPE = re.compile(r"^(?:[_/#@!].*|[★☆⭐*+]{1,5}|\d\s*stars?|rating\s*[:=]?\s*\d.*)$", re.IGNORECASE)
 
 
 @lru_cache(maxsize=65536)
