@@ -16,8 +16,6 @@ from generator.settings import Settings, load_settings
 from tests.conftest import copy_project
 from tests.test_metadata import ABSTRACTS
 
-pytestmark = pytest.mark.slow
-
 
 def _write(source: Path, titles: list[str]) -> Path:
     source.write_text("".join(json.dumps({"title": title, "abstract": text, "venue": "Redirect Conf 2026"}) + "\n"
@@ -35,6 +33,24 @@ def _served(settings: Settings, url: str) -> str:
     return (settings.site_path / url / "index.html").read_text(encoding="utf-8")
 
 
+def test_a_redirect_at_a_gone_page_address_is_kept_and_a_missing_one_found(tmp_path: Path) -> None:
+    from generator.build import missing_built, remove_gone_pages
+
+    site = tmp_path / "site"
+    for rel in ("papers/old/index.html", "papers/new/index.html", "papers/gone/index.html"):
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text("x", encoding="utf-8")
+    # papers/old.md became the redirect papers/old/index.html: the same site file, kept; papers/gone.md went.
+    before = ["papers/old.md", "papers/new.md", "papers/gone.md"]
+    now = ["papers/new.md", "papers/old/index.html"]
+    assert remove_gone_pages(site, before, now) == ["papers/gone/index.html"]
+    assert (site / "papers/old/index.html").is_file()
+    assert missing_built(site, now) == []
+    (site / "papers/old/index.html").unlink()
+    assert missing_built(site, [*now, "about.md"]) == ["papers/old/index.html"]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("search", ["pagefind", "material"])
 def test_an_incremental_build_after_retitling_serves_every_old_address(tmp_path: Path, search: str) -> None:
     project = copy_project(tmp_path / "project")
