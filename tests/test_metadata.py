@@ -134,6 +134,9 @@ def test_papers_json_csv_and_bib_name_the_same_persons_and_bib_keeps_the_citatio
     assert rows["Selling Books Online"]["authors"] == ["Barnes and Noble", "John Smith", "et al."]
     assert table["Selling Books Online"]["authors"] == "Barnes and Noble; John Smith; et al."
     assert entries["Alps"]["author"] == "de la Fontaine, Jr., Jean and Erdős, Paul"
+    # The feed names persons only: no author called "et al.".
+    feed = (tmp_path / "p" / "site_src" / "feed.xml").read_text(encoding="utf-8")
+    assert "<name>Barnes and Noble</name>" in feed and "<name>et al.</name>" not in feed
 
 
 @pytest.mark.parametrize(("latex", "text"), [

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import PurePosixPath
 
 from ..dates import YEAR, date_in, year_in
-from ..model import Paper
+from ..model import ET_AL, Paper
 
 ATOM = "http://www.w3.org/2005/Atom"
 #: Entries per feed: a feed follows what is new, it is not an archive.
@@ -104,7 +104,8 @@ def atom_feed(
         _add(entry, "updated", _timestamp(dates[paper.id]))
         _add(entry, "published", _timestamp(dates[paper.id]))
         for name in paper.authors:
-            _add(_add(entry, "author"), "name", name)
+            if name != ET_AL:  # "and others" names no person
+                _add(_add(entry, "author"), "name", name)
         for tag in paper.tags:
             _add(entry, "category", term=tag.slug, label=tag.name)
         _add(entry, "summary", paper.summary or paper.title, type="text")
