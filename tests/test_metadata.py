@@ -189,6 +189,9 @@ def test_workflow_tags_codes_and_arxiv_subjects_are_never_topics(tmp_path: Path)
         assert tag not in topics and tag.lower() not in {t.lower() for t in topics}
         assert tag not in shown or tag == "60B20 15B52 46Txx"
     vision = next(r for r in rows if r["title"] == "Deep Vision")
+    arxiv = next(e for e in bibtexparser.parse_string(files["papers.bib"]).entries if e["title"] == "{Deep Vision}")
+    assert (arxiv.entry_type, arxiv["eprint"], arxiv["archiveprefix"], arxiv["primaryclass"]) == (
+        "misc", "2101.00001", "arXiv", "cs.CV")
     # arXiv subjects and codes show by their names, as metadata; the primary class is the given area.
     assert vision["subjects"] == ["Computer Vision and Pattern Recognition", "Machine Learning",
                                   "History and Philosophy of Physics"]

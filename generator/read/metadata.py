@@ -1,7 +1,8 @@
 """What a record says about its paper besides its text: its citation, its subjects, and its collection.
 
 - The citation: the bibliographic fields papers.bib writes back (entry type, persons as BibTeX
-  writes them, `doi`, `journal`, `booktitle`, `volume`, `number`, `pages`, `publisher`).
+  writes them, `doi`, `journal`, `booktitle`, `volume`, `number`, `pages`, `publisher`, and an
+  arXiv entry's `eprint`, `archivePrefix` and `primaryClass`).
 - Subjects: a source's keywords that are classification, not topics. arXiv category codes
   (`cs.CV`, `physics.hist-ph`) and Zotero's arXiv subjects ("Computer Science - Computer Vision and
   Pattern Recognition") become the category's name; classification codes (MSC `60B20`, `46Txx`;
@@ -26,7 +27,7 @@ from ..model import Paper
 
 #: The fields papers.bib writes back from a source, in this order (`author`: as BibTeX writes the persons).
 CITATION_FIELDS = ("entrytype", "author", "editor", "doi", "journal", "booktitle", "volume", "number", "pages",
-                   "publisher")
+                   "publisher", "eprint", "archiveprefix", "primaryclass")
 #: Where each citation field may be found in a record (lower-case names; biblatex's first).
 _CITATION_SOURCES = {
     "entrytype": ("entrytype",),
@@ -39,6 +40,10 @@ _CITATION_SOURCES = {
     "number": ("number", "issue"),
     "pages": ("pages",),
     "publisher": ("publisher",),
+    # An arXiv entry's identity, as arXiv's own BibTeX export writes it.
+    "eprint": ("eprint",),
+    "archiveprefix": ("archiveprefix", "eprinttype"),
+    "primaryclass": ("primaryclass", "eprintclass"),
 }
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 

@@ -88,7 +88,7 @@ def bibtex_entry(paper: Paper) -> str:
     year = year_of(paper)
     if year:
         fields.append(("year", year))
-    for name in ("volume", "number", "pages", "publisher"):
+    for name in ("volume", "number", "pages", "publisher", "eprint", "archiveprefix", "primaryclass"):
         if citation.get(name):
             # Page ranges read as an en dash ("1–10") are written back as BibTeX's "--".
             fields.append((name, bibtex_text(citation[name].replace("\u2013", "--") if name == "pages"
