@@ -111,6 +111,11 @@ def test_bibtex_persons_are_split_as_bibtex_defines_them(tmp_path: Path) -> None
     assert by_title["Fractional Programming for Erdős–Rényi Graphs"].authors == ("Handan Akyar",)
     assert by_title["Selling Books Online"].authors == ("Barnes and Noble", "John Smith", "et al.")
     assert by_title["Alps"].authors == ("Jean de la Fontaine Jr.", "Paul Erdős")
+    # A company whose name has a comma stays one person, its name as written.
+    company = "@misc{c, title = {C}, author = {{Google, Inc.} and Doe, Jane}, abstract = {A4}}\n".replace(
+        "A4", ABSTRACTS[4])
+    papers, _ = read(project_with(tmp_path / "c", {"data/c.bib": company}))
+    assert papers[0].authors == ("Google, Inc.", "Jane Doe")
 
 
 def test_papers_json_csv_and_bib_name_the_same_persons_and_bib_keeps_the_citation(tmp_path: Path) -> None:

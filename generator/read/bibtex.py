@@ -126,7 +126,8 @@ def bib_names(value: str) -> tuple[list[str], str]:
         whole = len(parts.last) == 1 and parts.last[0].startswith("{") and parts.last[0].endswith("}")
         surname = " ".join(part for part in (von, "{" + last + "}" if whole else last) if part)
         written.append(", ".join(part for part in (surname, jr, first) if part))
-    return [name for name in shown if name], " and ".join(name for name in written if name)
+    shown = [name for name in shown if name]
+    return shown, " and ".join(name for name in written if name) if shown else ""
 
 
 def bib_address(value: str) -> str:
@@ -205,9 +206,11 @@ def read_bib(text: str, name: str) -> Iterator[RawRecord | Problem]:
             value: Any
             try:
                 if key in _PERSONS:
-                    # The persons shown, and as BibTeX writes them (for papers.bib) under `bibtex_author`.
+                    # The persons shown (as they are: "Google, Inc." is one), and as BibTeX writes them
+                    # (for papers.bib) under `bibtex_author`.
                     value, written = bib_names(_raw(field.value))
                     fields.setdefault(f"bibtex_{key}", written)
+                    fields.setdefault(f"bibtex_{key}_names", value)
                 else:
                     value = _clean(key, field.value)
             except LatexError as exc:

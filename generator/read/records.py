@@ -243,11 +243,13 @@ def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record"
         venue = f"{venue} {year}"
     title = _optional_text(fields, "title")
     keywords, subjects = split_keywords(_keywords(_lookup(fields, "keywords")))
+    # A BibTeX name list is split by its reader (read/bibtex.py: bib_names), each person whole ("Google, Inc.").
+    persons = fields.get("bibtex_author_names") or _authors(_lookup(fields, "authors"))
     values = {
         "abstract": abstract,
         # Titles and names may carry LaTeX ("{GRACE}", "G\\\"odel") or math: keep their plain text.
         "title": to_plain(title) if title else "",
-        "authors": tuple(to_plain(a) for a in _authors(_lookup(fields, "authors"))),
+        "authors": tuple(to_plain(a) for a in persons),
         "keywords": keywords,
         "subjects": subjects,
         "source_id": _optional_text(fields, "id"),
