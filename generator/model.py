@@ -163,6 +163,8 @@ class Paper(_Page):
     source_id: str = ""
     #: The source's own one-line summary (a `tldr` / `TL;DR` field), used as the summary as given.
     tldr: str = ""
+    #: The language the abstract is written in (ISO 639-1: "en", "zh", "de" ...), detected in enrich.
+    lang: str = "en"
     #: Ids of the most similar papers of the digest, best first.
     related: tuple[str, ...] = ()
     #: How many of the last `related` are weak matches (below the similarity floor, shown only to fill the list).
