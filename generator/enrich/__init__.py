@@ -100,8 +100,8 @@ def _analyse(job: _Job, topics: tuple[Topic, ...]) -> _Analysis:
         title, source = (given_title, "given") if given_title else (native.title or lead[:max_chars], native.source)
         # No model scores a title in another language: its confidence says only "not known".
         confidence = 1.0 if given_title else 0.5
-        return _Analysis(plain, title, source, confidence, keyword_tags(keywords, topics, plain), lead, native.summary,
-                         lang)
+        # Its keywords are the source's word on its subjects: an English text to bear them out there is none.
+        return _Analysis(plain, title, source, confidence, keyword_tags(keywords, topics), lead, native.summary, lang)
     if given_title:
         title, source, confidence = given_title, "given", 1.0
     else:
