@@ -4,13 +4,21 @@ Detection is py3langid's (a naive Bayes classifier over byte n-grams, its model
 shipped inside its wheel: nothing is downloaded). Measured by
 bench/language_detection.py: every abstract of the test set (Chinese, German,
 French, Spanish, Japanese; whole, first sentence, first 40 characters) right,
-none of the 11,661 English abstracts of ICLR 2025 taken for another language,
-and the English winner's lead over the next language never under 90 (log
-probability), far beyond any difference in the last bits of a float.
+none of the 103,015 English abstracts of the corpora (ICLR 2024 and 2025, other
+venues, other fields) taken for another language, and the English winner's lead
+over the next language never under 45 (log probability), far beyond any
+difference in the last bits of a float.
+
+Most English abstracts never reach the model: one whose opening uses English's
+commonest words (`_ENGLISH_WORDS`, none of them a word of another language the
+detector knows well) is English. That decides 98.8% of the corpora's abstracts
+(1.7 ms an abstract with the model, and 1.5 s to load it, against microseconds)
+and none of the test set's; the model decides the rest.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -33,6 +41,15 @@ _MATERIAL_SPELLING = {"no": "nb"}
 _MIN_LETTERS = 12
 #: Only the opening is read: it tells the language as well as the whole, and a 1 MB abstract stays cheap.
 _READ_CHARS = 1500
+#: Words of English that are no word of German, French, Spanish, Italian, Portuguese or Dutch.
+_ENGLISH_WORDS = frozenset({
+    "the", "and", "that", "with", "which", "this", "these", "from", "our", "are", "while", "however", "such",
+    "their", "have", "its", "into", "both", "can", "through", "between", "than", "be", "it", "how", "what",
+})
+#: An opening that has at least this many of them, and at least this share of its words, is English.
+_ENGLISH_COUNT, _ENGLISH_SHARE = 4, 0.05
+_ENGLISH_OPENING = 600
+_WORD = re.compile(r"[^\W\d_]+")
 
 _identifier: Any = None
 
@@ -55,13 +72,20 @@ def load_detector() -> None:
 def detect_language(text: str) -> str:
     """Return the ISO 639-1 code of the language `text` is written in ("en" when there is too little to tell)."""
     head = text[:_READ_CHARS]
-    if sum(ch.isalpha() for ch in head) < _MIN_LETTERS:
+    if sum(ch.isalpha() for ch in head) < _MIN_LETTERS or plainly_english(head):
         return ENGLISH
     # Scores are log probabilities summed in float32 by numpy (its log1p and BLAS differ in the last bits
     # across CPUs): rounded to whole units, so that no such difference decides; a tie goes to English.
     scores = _load().rank(head)
     label, _score = min(scores, key=lambda pair: (-round(pair[1]), pair[0] != ENGLISH, pair[0]))
     return str(label)
+
+
+def plainly_english(text: str) -> bool:
+    """Return True when the opening of `text` uses English's commonest words as only English does."""
+    words = _WORD.findall(text[:_ENGLISH_OPENING].lower())
+    hits = sum(word in _ENGLISH_WORDS for word in words)
+    return hits >= _ENGLISH_COUNT and hits >= _ENGLISH_SHARE * len(words)
 
 
 def dominant_language(languages: list[str]) -> str:

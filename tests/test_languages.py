@@ -59,6 +59,22 @@ def test_english_abstracts_are_english_and_too_little_text_is_not_judged() -> No
     assert detect_language("GSM8K: 4.2%") == "en"
 
 
+def test_english_abstracts_never_load_the_model_and_other_languages_always_reach_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from generator import languages
+
+    def no_model() -> None:
+        raise AssertionError("the model was asked")
+
+    monkeypatch.setattr(languages, "_load", no_model)
+    # The default digest is English: it pays microseconds an abstract, and never the model's load.
+    assert [detect_language(text) for text in ENGLISH] == ["en"] * len(ENGLISH)
+    for row in ABSTRACTS:
+        with pytest.raises(AssertionError, match="model was asked"):
+            detect_language(row["abstract"])
+
+
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], list[dict]]:
     """A text digest of the twenty abstracts in five languages and three English ones, rendered."""
