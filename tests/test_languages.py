@@ -236,3 +236,16 @@ def test_the_title_stays_inert_with_its_language_mark(mixed) -> None:
         heading = next(line for line in page_of(files, paper).splitlines() if line.startswith("# "))
         # One attribute list at most, at the end, written by the template.
         assert len(re.findall(r"\{ lang=", heading)) == (paper["lang"] != "en")
+
+
+def test_hostile_text_in_a_non_english_abstract_stays_inside_its_language_block(project: Path) -> None:
+    hostile = ("本文提出了一种新的攻击方法 </div> <script>alert(1)</script> { lang=\"en\" }，用于测试页面的安全性。"
+               "我们在三个数据集上进行了实验，结果表明该方法能够有效地绕过现有的防御机制，并且不会被检测到。")
+    source = write_tree(project, {"in/zh.txt": text_digest("测试 2025", [hostile])}) / "in" / "zh.txt"
+    files = render_digest(project, [source])
+    paper = json.loads(files["papers.json"])[0]
+    page = page_of(files, paper)
+    assert paper["lang"] == "zh"
+    assert "<script>" not in page and page.count("</div>") == 1
+    heading = next(line for line in page.splitlines() if line.startswith("# "))
+    assert heading.count("{ lang=") == 1 and heading.endswith('{ lang="zh" }')
