@@ -57,8 +57,17 @@ def accuracy() -> None:
     }
     for name, cut in cuts.items():
         wrong = [(row["lang"], got) for row in rows if (got := detect_language(cut(row["abstract"]))) != row["lang"]]
-        print(f"accuracy, {name:<15} {len(rows) - len(wrong)}/{len(rows)} right {wrong or ''}")
+        leads = [_lead_per_byte(cut(row["abstract"]), row["lang"]) for row in rows]
+        print(f"accuracy, {name:<15} {len(rows) - len(wrong)}/{len(rows)} right {wrong or ''}; "
+              f"smallest lead over English per byte {min(leads):.2f} (needed: {languages._LEAD_PER_BYTE})")
     print("  abstracts by language:", dict(sorted(Counter(row["lang"] for row in rows).items())))
+
+
+def _lead_per_byte(text: str, lang: str) -> float:
+    """Return how far `lang`'s score is above English's, per byte of the text read."""
+    head = text[: languages._READ_CHARS]
+    scores = dict(languages._load().rank(head))
+    return (scores[lang] - scores["en"]) / len(head.encode())
 
 
 def _english_lead(text: str) -> float:

@@ -59,6 +59,18 @@ def test_english_abstracts_are_english_and_too_little_text_is_not_judged() -> No
     assert detect_language("GSM8K: 4.2%") == "en"
 
 
+@pytest.mark.parametrize("fragment", [
+    'Case 04 <iframe src="javascript:alert(1)"></iframe> framed javascript',
+    "Case 10 [data link](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==) is a link",
+    r"LaTeX url \url{javascript:alert(1)} and \href{javascript:alert(2)}{label}",
+    "Supercalifragilistic" * 50,
+])
+def test_markup_and_code_fragments_are_no_other_language(fragment: str) -> None:
+    # The detector names some language for anything; one that explains a fragment barely better than
+    # English does ("la", "et", "zxx") is not taken.
+    assert detect_language(fragment) == "en"
+
+
 def test_english_abstracts_never_load_the_model_and_other_languages_always_reach_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
