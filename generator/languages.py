@@ -34,6 +34,9 @@ MATERIAL_LANGUAGES = (
     "sq", "sr", "sv", "ta", "te", "th", "tl", "tr", "uk", "ur", "uz", "vi", "zh", "zh-Hant", "zh-TW",
 )
 
+#: Languages written right to left (py3langid's labels): their text on a page says so (dir="rtl").
+RIGHT_TO_LEFT = frozenset({"ar", "fa", "he", "ps", "ug", "ur", "yi", "dv"})
+
 #: Detector labels Material spells otherwise (langid's Norwegian is Bokmål).
 _MATERIAL_SPELLING = {"no": "nb"}
 

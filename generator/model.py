@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
+from .languages import RIGHT_TO_LEFT
+
 #: Progress callback: (what is being done, items done, items in all). Stages call it now and then.
 Progress = Callable[[str, int, int], None]
 
@@ -179,6 +181,11 @@ class Paper(_Page):
     @property
     def title_inferred(self) -> bool:
         return self.title_source not in ("given", "corrected")
+
+    @property
+    def text_direction(self) -> str:
+        """Return "rtl" when the abstract's language is written right to left, else "" (the page's own)."""
+        return "rtl" if self.lang in RIGHT_TO_LEFT else ""
 
 
 

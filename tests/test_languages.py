@@ -261,3 +261,19 @@ def test_hostile_text_in_a_non_english_abstract_stays_inside_its_language_block(
     assert "<script>" not in page and page.count("</div>") == 1
     heading = next(line for line in page.splitlines() if line.startswith("# "))
     assert heading.count("{ lang=") == 1 and heading.endswith('{ lang="zh" }')
+
+
+ARABIC = ("تعاني نماذج اللغة الكبيرة من صعوبة في فهم النصوص الطويلة. في هذا البحث، نقترح طريقة جديدة لضغط السياق "
+          "تعتمد على التلخيص التدريجي، مما يسمح للنموذج بمعالجة وثائق أطول بعشر مرات دون فقدان ملحوظ في الدقة. "
+          "تظهر التجارب على ثلاثة معايير أن طريقتنا تتفوق على الأساليب الحالية.")
+
+
+def test_a_right_to_left_abstract_is_marked_so_and_cut_at_its_own_comma(project: Path) -> None:
+    source = write_tree(project, {"in/ar.txt": text_digest("Test 2025", [ARABIC])}) / "in" / "ar.txt"
+    files = render_digest(project, [source])
+    paper = json.loads(files["papers.json"])[0]
+    page = page_of(files, paper)
+    assert paper["lang"] == "ar"
+    # The sentence that proposes ("نقترح"), its lead-in "في هذا البحث، " dropped, cut at the Arabic comma.
+    assert paper["title"] == "نقترح طريقة جديدة لضغط السياق تعتمد على التلخيص التدريجي"
+    assert '{ lang="ar" dir="rtl" }' in page and '<div lang="ar" dir="rtl" markdown>' in page

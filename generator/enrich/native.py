@@ -25,15 +25,15 @@ _DENSE_SENTENCE = re.compile(r"(?<=[。！？．!?])\s*|(?<=\.)\s+")
 #: A clause ends before these (the comma-like marks of Chinese and Japanese, full-width or not).
 _DENSE_CLAUSE = re.compile(r"[，、；：,;:]")
 #: A sentence of a spaced script ends at . ! ? … before a space and a capital, digit or quote.
-_SPACED_SENTENCE = re.compile(r"(?<=[.!?…])\s+(?=[\"'«„“¿¡(\[]?[^\W\d_]|\d)")
+_SPACED_SENTENCE = re.compile(r"(?<=[.!?…؟])\s+(?=[\"'«„“¿¡(\[]?[^\W\d_]|\d)")
 # "z. B.", "d. h.", "e.g.", "et al.", "bzw.", "p. ej.": a period there ends no sentence.
 _ABBREVIATION = re.compile(
     r"(?:\b\w|\b\w\.\w|\b(?:bzw|ca|vgl|usw|etc|al|Abb|Tab|Nr|Dr|Prof|resp|cf|vs|ej|Fig|Sec|Eq|Bsp|ggf|sog|inkl|zB))\.$",
     re.I,
 )
-_SPACED_CLAUSE = re.compile(r"[,;:](?=\s)|\s[\u2013\u2014-](?=\s)")
+_SPACED_CLAUSE = re.compile(r"[,;:،؛](?=\s)|\s[\u2013\u2014-](?=\s)")
 #: A short lead-in clause before the sentence's subject ("Dans cet article, ", "Sin embargo, ", "为此，").
-_SPACED_LEAD_IN = re.compile(r"^[^,;:.]{2,30},\s+(?=\S)")
+_SPACED_LEAD_IN = re.compile(r"^[^,;:.،؛]{2,30}[,،]\s+(?=\S)")
 _DENSE_LEAD_IN = re.compile(r"^[^，、；：,;:。]{1,8}[，、,]\s*(?=\S)")
 
 #: The limits of Chinese and Japanese text, as a share of the settings' (in characters).
@@ -54,6 +54,7 @@ _CONTRIBUTION = {
     "it": ("proponiamo", "presentiamo", "introduciamo", "sviluppiamo"),
     "nl": ("wij stellen", "we stellen", "wij presenteren", "we presenteren", "wij introduceren", "we introduceren"),
     "ru": ("предлагаем", "представляем", "предложен", "разработали"),
+    "ar": ("نقترح", "نقدم", "نطرح"),
 }
 
 #: How many opening sentences are read for the contribution: it comes early.
@@ -118,7 +119,7 @@ def native_text(plain: str, lang: str, max_title: int, max_summary: int, tldr: s
 
 
 def _without_end(sentence: str) -> str:
-    return sentence.rstrip().rstrip("。．.！!？?…")
+    return sentence.rstrip().rstrip("。．.！!？?…؟")
 
 
 def _without_lead_in(sentence: str, dense: bool) -> str:
@@ -139,7 +140,7 @@ def shorten(sentence: str, max_chars: int, dense: bool, clause_mark: str = "…"
     head = sentence[: max_chars - 1]
     clauses = [m.start() for m in (_DENSE_CLAUSE if dense else _SPACED_CLAUSE).finditer(head)]
     if clauses and clauses[-1] >= _CLAUSE_SHARE * max_chars:
-        return head[: clauses[-1]].rstrip(" ,;:-–—") + clause_mark
+        return head[: clauses[-1]].rstrip(" ,;:-–—،؛") + clause_mark
     if dense:
         # Between two characters, but never inside a run of Latin letters or digits ("GSM8K", "3.5").
         run = re.search(r"[A-Za-z0-9.%+-]+$", head)
