@@ -166,6 +166,18 @@ def test_a_non_english_page_marks_its_title_and_abstract_with_the_language(mixed
         assert page.index("\n\n</div>", start) > start
 
 
+def test_listings_mark_a_non_english_title_and_summary_with_the_language(mixed) -> None:
+    files, papers = mixed
+    listing = files["all.md"].decode("utf-8")
+    for paper in papers:
+        link = f'href="../{paper["url"]}"' if f'href="../{paper["url"]}"' in listing else f'href="{paper["url"]}"'
+        entry = listing[listing.index(link) :].split("</li>", 1)[0]
+        if paper["lang"] == "en":
+            assert "lang=" not in entry
+        else:
+            assert entry.count(f'lang="{paper["lang"]}"') == 2, entry
+
+
 def test_english_papers_of_a_mixed_digest_are_titled_summarised_and_tagged_as_alone(
     mixed, tmp_path: Path
 ) -> None:
