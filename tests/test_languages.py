@@ -129,6 +129,12 @@ def test_a_non_english_title_is_short_cut_from_its_own_text_at_a_boundary(mixed)
     # The lead-in "本研究では、" dropped.
     ("ja", "注意機構の計算量を線形に削減する新しい手法を提案する"),
     ("es", "Proponemos un algoritmo de agregación adaptativo y demostramos su convergencia bajo supuestos no convexos"),
+    # The clause before the contribution's ("En nous appuyant sur la théorie des marges, ") dropped.
+    ("fr", "Nous établissons une borne de généralisation qui dépend de la constante de Lipschitz du réseau"),
+    # Chinese and Japanese start at the clause that proposes: a Japanese clause ends on its verb.
+    ("zh", "我们提出一种知识蒸馏与结构化剪枝相结合的方法"),
+    ("ja", "残差接続と正規化を組み合わせた新しいアーキテクチャを提案する"),
+    ("ja", "学習データの記憶の度合いを定量化する指標を提案する"),
 ])
 def test_titles_read_as_their_abstracts_write(mixed, lang: str, title: str) -> None:
     _files, papers = mixed
@@ -203,6 +209,14 @@ def test_source_keywords_still_tag_a_non_english_abstract_and_its_given_area_is_
     assert [tag["kind"] for tag in paper["tags"]] == ["topic"] * len(paper["tags"])
     assert "Federated Learning" in [tag["name"] for tag in paper["tags"]]
     assert "Area given by the source: optimization" in page_of(files, paper)
+
+
+def test_a_first_clause_is_kept_when_no_contribution_follows_it() -> None:
+    # Without the words of a contribution after it, a short first clause is the sentence's subject.
+    text = "Transformer sind mächtig, benötigen aber viel Speicher für lange Kontexte. Das ist teuer."
+    assert native_text(text, "de", 110, 220).title == (
+        "Transformer sind mächtig, benötigen aber viel Speicher für lange Kontexte"
+    )
 
 
 def test_native_titles_never_run_past_a_runaway_sentence() -> None:

@@ -5,8 +5,8 @@ Title-Cases "Wir Stellen Ein Neues Verfahren … Vor", on a Chinese one it finds
 sentence end and returns the whole abstract. Here an abstract in another language
 gets its title and summary from the sentence that states what the paper does (a
 few words per language, "本文提出", "wir schlagen", "nous proposons"), else its
-first sentence: the sentence as written (no case changed), a short lead-in clause
-("Dans cet article, ", "为此，") dropped, and cut at the last clause boundary that
+first sentence: the sentence as written (no case changed), a lead-in clause before
+the contribution's words ("Dans cet article, ", "为此，") dropped, and cut at the last clause boundary that
 fits (，、；： in Chinese and Japanese, , ; : – elsewhere), else at a word
 boundary (or, in Chinese and Japanese, between two characters) with "…".
 
@@ -32,9 +32,8 @@ _ABBREVIATION = re.compile(
     re.I,
 )
 _SPACED_CLAUSE = re.compile(r"[,;:،؛](?=\s)|\s[\u2013\u2014-](?=\s)")
-#: A short lead-in clause before the sentence's subject ("Dans cet article, ", "Sin embargo, ", "为此，").
-_SPACED_LEAD_IN = re.compile(r"^[^,;:.،؛]{2,30}[,،]\s+(?=\S)")
-_DENSE_LEAD_IN = re.compile(r"^[^，、；：,;:。]{1,8}[，、,]\s*(?=\S)")
+#: A lead-in clause before the one that states the contribution ("Dans cet article, ", "En nous appuyant sur X, ").
+_SPACED_LEAD_IN = re.compile(r"^[^,;:.،؛]{2,50}[,،]\s+(?=\S)")
 
 #: The limits of Chinese and Japanese text, as a share of the settings' (in characters).
 _DENSE_SHARE = 2 / 7
@@ -113,7 +112,8 @@ def native_text(plain: str, lang: str, max_title: int, max_summary: int, tldr: s
     sentence = parts[0 if index is None else index]
     share = _DENSE_SHARE if dense else 1.0
     # A title cut at a clause boundary is whole as it is; only a cut inside a clause says so ("…").
-    title = shorten(_without_lead_in(_without_end(sentence), dense), int(max_title * share), dense, clause_mark="")
+    head = _without_end(sentence) if index is None else _without_lead_in(_without_end(sentence), dense, cues)
+    title = shorten(head, int(max_title * share), dense, clause_mark="")
     summary = " ".join(tldr.split()) or shorten(sentence, int(max_summary * share), dense)
     return NativeText(title, summary, "headline" if index is None else "contribution")
 
@@ -122,12 +122,26 @@ def _without_end(sentence: str) -> str:
     return sentence.rstrip().rstrip("。．.！!？?…؟")
 
 
-def _without_lead_in(sentence: str, dense: bool) -> str:
-    rest = (_DENSE_LEAD_IN if dense else _SPACED_LEAD_IN).sub("", sentence, count=1)
-    # Only when what is left still says something: "Sin embargo, X" -> "X", never a bare word.
-    if len(rest) < len(sentence) and len(rest) >= (6 if dense else 20):
-        return rest[:1].upper() + rest[1:] if not dense and rest[:1].islower() else rest
-    return sentence
+def _without_lead_in(sentence: str, dense: bool, cues: tuple[str, ...]) -> str:
+    """Drop the clauses before the one stating the contribution ("En nous appuyant sur X, nous proposons Y").
+
+    Only when the contribution's words come after them: "Diffusionsmodelle sind langsam, wir schlagen X vor"
+    loses its lead-in, "Wir schlagen X vor, das ..." keeps its first clause. In Chinese and Japanese the
+    title starts at the clause holding those words, wherever it is: a Japanese clause ends on its verb
+    ("本研究では、X を分析し、Y を提案する" -> "Y を提案する").
+    """
+    if dense:
+        lowered = sentence.lower()
+        first = min((at for cue in cues if (at := lowered.find(cue)) >= 0), default=-1)
+        starts = [m.end() for m in _DENSE_CLAUSE.finditer(sentence, 0, max(first, 0))]
+        return sentence[starts[-1] :].lstrip() if first > 0 and starts else sentence
+    match = _SPACED_LEAD_IN.match(sentence)
+    if match is None:
+        return sentence
+    lead, rest = sentence[: match.end()].lower(), sentence[match.end() :]
+    if any(cue in lead for cue in cues) or not any(cue in rest.lower() for cue in cues):
+        return sentence
+    return rest[:1].upper() + rest[1:] if not dense and rest[:1].islower() else rest
 
 
 def shorten(sentence: str, max_chars: int, dense: bool, clause_mark: str = "…") -> str:
@@ -138,9 +152,11 @@ def shorten(sentence: str, max_chars: int, dense: bool, clause_mark: str = "…"
     if len(sentence) <= max_chars:
         return sentence
     head = sentence[: max_chars - 1]
-    clauses = [m.start() for m in (_DENSE_CLAUSE if dense else _SPACED_CLAUSE).finditer(head)]
+    # A clause may fill the limit to its last character: its boundary is the character after.
+    clauses = [m.start() for m in (_DENSE_CLAUSE if dense else _SPACED_CLAUSE).finditer(sentence, 0, max_chars + 1)]
+    clauses = [at for at in clauses if at + len(clause_mark) <= max_chars]
     if clauses and clauses[-1] >= _CLAUSE_SHARE * max_chars:
-        return head[: clauses[-1]].rstrip(" ,;:-–—،؛") + clause_mark
+        return sentence[: clauses[-1]].rstrip(" ,;:-–—،؛") + clause_mark
     if dense:
         # Between two characters, but never inside a run of Latin letters or digits ("GSM8K", "3.5").
         run = re.search(r"[A-Za-z0-9.%+-]+$", head)
