@@ -303,3 +303,16 @@ def test_a_right_to_left_abstract_is_marked_so_and_cut_at_its_own_comma(project:
     # The sentence that proposes ("نقترح"), its lead-in "في هذا البحث، " dropped, cut at the Arabic comma.
     assert paper["title"] == "نقترح طريقة جديدة لضغط السياق تعتمد على التلخيص التدريجي"
     assert '{ lang="ar" dir="rtl" }' in page and '<div lang="ar" dir="rtl" markdown>' in page
+
+
+def test_the_run_summary_counts_the_papers_of_each_language_when_some_are_not_english(project: Path) -> None:
+    write_tree(project, {
+        "in/mixed.txt": text_digest("Test 2025", [*ENGLISH, abstract_of("zh"), abstract_of("de")]),
+        "in2/en.txt": text_digest("Test 2025", ENGLISH),
+    })
+    mixed = CliRunner().invoke(main, ["generate", "--project", str(project), str(project / "in" / "mixed.txt")])
+    assert mixed.exit_code == 0, mixed.output
+    assert "en 3, de 1, zh 1 (not English: 2" in " ".join(mixed.output.split())
+    english = CliRunner().invoke(main, ["generate", "--project", str(project), str(project / "in2" / "en.txt")])
+    assert english.exit_code == 0, english.output
+    assert "Languages" not in english.output
