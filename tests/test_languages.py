@@ -316,3 +316,15 @@ def test_the_run_summary_counts_the_papers_of_each_language_when_some_are_not_en
     english = CliRunner().invoke(main, ["generate", "--project", str(project), str(project / "in2" / "en.txt")])
     assert english.exit_code == 0, english.output
     assert "Languages" not in english.output
+
+
+def test_a_feed_entry_in_another_language_says_so(mixed) -> None:
+    import xml.etree.ElementTree as ET
+
+    files, papers = mixed
+    atom = "{http://www.w3.org/2005/Atom}"
+    feed = ET.fromstring(files["feed.xml"])
+    langs = {entry.find(f"{atom}id").text.rsplit(":", 1)[-1]: entry.get("{http://www.w3.org/XML/1998/namespace}lang")
+             for entry in feed.iter(f"{atom}entry")}
+    assert langs and all(langs[p["id"]] == (None if p["lang"] == "en" else p["lang"]) for p in papers if p["id"] in langs)
+    assert b'xml:lang="zh"' in files["feed.xml"]
