@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
+from .languages import RIGHT_TO_LEFT
+
 #: Progress callback: (what is being done, items done, items in all). Stages call it now and then.
 Progress = Callable[[str, int, int], None]
 
@@ -172,6 +174,8 @@ class Paper(_Page):
     source_id: str = ""
     #: The source's own one-line summary (a `tldr` / `TL;DR` field), used as the summary as given.
     tldr: str = ""
+    #: The language the abstract is written in (ISO 639-1: "en", "zh", "de" ...), detected in enrich.
+    lang: str = "en"
     #: Ids of the most similar papers of the digest, best first.
     related: tuple[str, ...] = ()
     #: How many of the last `related` are weak matches (below the similarity floor, shown only to fill the list).
@@ -186,6 +190,11 @@ class Paper(_Page):
     @property
     def title_inferred(self) -> bool:
         return self.title_source not in ("given", "corrected")
+
+    @property
+    def text_direction(self) -> str:
+        """Return "rtl" when the abstract's language is written right to left, else "" (the page's own)."""
+        return "rtl" if self.lang in RIGHT_TO_LEFT else ""
 
 
 

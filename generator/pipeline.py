@@ -36,6 +36,7 @@ from .identity import (
     redirects,
     stale_reasons,
 )
+from .languages import ENGLISH, dominant_language, interface_language
 from .model import Paper, Problem, Progress, no_progress
 from .project import SiteIdentity, template_dirs, write_engine_config
 from .read import ReadResult, expand_sources, no_abstracts, paper_id, read_sources
@@ -136,7 +137,7 @@ def analysis_fingerprint(settings: Settings) -> str:
 #: any of them, or another Python, and nothing cached from before is trusted.
 _LIBRARIES = (
     "scikit-learn", "numpy", "scipy", "sparse-dot-topn", "Jinja2", "MarkupSafe", "python-slugify", "text-unidecode",
-    "pylatexenc", "bibtexparser", "PyYAML",
+    "pylatexenc", "bibtexparser", "PyYAML", "py3langid",
 )
 
 
@@ -248,6 +249,18 @@ def paragraph_owners(papers: list[Paper]) -> dict[str, str]:
     }
 
 
+def site_language(settings: Settings, papers: list[Paper]) -> str:
+    """Return the interface language the site is set to: the setting, else the digest's own ("" for English).
+
+    English is Material's default: a digest of English abstracts writes no `theme.language`, so its
+    configuration stays as it was, and a language the project's mkdocs.yml names is kept.
+    """
+    if settings.site_language:
+        return settings.site_language
+    language = interface_language(dominant_language([paper.lang for paper in papers]))
+    return "" if language == ENGLISH else language
+
+
 def _lock_key(key: str, lock_text: str) -> str:
     """Return a run's inputs key with the lock file's text: a lock edited by hand is a change."""
     return hashlib.blake2b(f"{key} {lock_text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
@@ -334,7 +347,8 @@ def _generate(
     finally:
         layout.close()
     write_engine_config(settings, SiteIdentity(
-        site_title(settings, sorted({p.collection for p in papers})), settings.site_description
+        site_title(settings, sorted({p.collection for p in papers})), settings.site_description,
+        site_language(settings, papers),
     ))
     if new_lock_text != lock_text:
         write_atomically(settings.resolve(LOCK_FILE), new_lock_text.encode("utf-8"))

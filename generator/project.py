@@ -136,10 +136,12 @@ def _missing(default: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class SiteIdentity:
-    """The site's name and description, as MkDocs and the pages show them."""
+    """The site's name, description and interface language, as MkDocs and the pages show them."""
 
     name: str
     description: str
+    #: Material's `theme.language`; "" leaves it to the project's mkdocs.yml (English when that names none).
+    language: str = ""
 
 
 def project_config(settings: Settings) -> Path:
@@ -180,6 +182,11 @@ def write_engine_config(settings: Settings, identity: SiteIdentity) -> Path:
     if identity.description:
         values["site_description"] = html.escape(" ".join(identity.description.split()), quote=True)
     values.setdefault("theme", {})["custom_dir"] = _relative(theme, path.parent)
+    own_theme = own.get("theme")
+    named = isinstance(own_theme, dict) and "language" in own_theme
+    # The setting wins; else a language the project's mkdocs.yml names is its user's choice, kept.
+    if identity.language and (settings.site_language or not named):
+        values["theme"]["language"] = identity.language
     text = (
         "# Written by paper-digest for MkDocs: the project's mkdocs.yml (INHERIT), the default settings it\n"
         "# leaves out, the site's name and the theme folder. Edit mkdocs.yml or paper-digest.toml, not this.\n"

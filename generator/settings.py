@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .errors import SettingsError
 from .formats import INPUT_FORMATS
+from .languages import MATERIAL_LANGUAGES
 
 #: The file in a project directory that can override any setting below.
 SETTINGS_FILE = "paper-digest.toml"
@@ -49,6 +50,9 @@ class Settings:
     site_name: str = ""
     #: One sentence about the site, for search engines and link previews.
     site_description: str = ""
+    #: The language of the site's interface (Material's `theme.language`: "en", "zh", "de" ...); default: the
+    #: language more than half the digest's abstracts are written in, when Material speaks it, else English.
+    site_language: str = ""
     #: A topic needs at least this many papers for a page of its own; a smaller one folds into its parent topic,
     #: or shows only on the papers whose best topic it is.
     min_topic_papers: int = 3
@@ -194,6 +198,9 @@ def _checked(name: str, value: object) -> object:
             raise _wrong(name, _EXPECTED[int], value)
     elif kind in (str, bool) and not isinstance(value, kind):
         raise _wrong(name, _EXPECTED[kind], value)
+    if name == "site_language" and value and value not in MATERIAL_LANGUAGES:
+        raise _wrong(name, "a language Material for MkDocs translates its interface into (en, de, fr, es, ja, zh, "
+                           "zh-Hant, pt-BR ...: docs/guide/configuration.md), or \"\" to follow the digest", value)
     if name in CHOICES and value not in CHOICES[name]:
         raise _wrong(name, "one of " + ", ".join(CHOICES[name]), value)
     if name in RANGES:

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .identity import Lock, identify
+from .model import Paper
 from .pipeline import GenerateReport
 from .read import Problem, ReadResult
 from .read.corrections import doubtful_lines
@@ -35,6 +36,9 @@ def print_summary(
                   + (f", {joins} paragraphs joined to the abstract before them" if joins else "")
                   + (" (inputs unchanged since the last run)" if report.reused else ""))
     table.add_row("Tags", str(report.tag_count))
+    languages = language_counts(report.papers)
+    if languages:
+        table.add_row("Languages", languages)
     table.add_row(
         "Pages",
         f"{report.render.total} generated files: {len(report.render.written)} written, "
@@ -48,6 +52,16 @@ def print_summary(
     table.add_row("Time", f"{time.perf_counter() - started:.1f} s{detail}")
     print_problems(report.problems, verbose)
     console.print(table)
+
+
+def language_counts(papers: list[Paper]) -> str:
+    """Return the papers per language when some are not in English ("" when all are): they get no inferred tags."""
+    counts = Counter(paper.lang for paper in papers)
+    other = len(papers) - counts["en"]
+    if not other:
+        return ""
+    listed = ", ".join(f"{lang} {count:,}" for lang, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    return f"{listed} (not English: {other:,}, titled from their own sentences, no topic or area inferred)"
 
 
 def print_problems(problems: list[Problem], verbose: bool = False) -> None:

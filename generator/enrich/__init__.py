@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from slugify import slugify
 
 from ..cache import Cache, entry_key
+from ..languages import ENGLISH, detect_language, load_detector
 from ..model import Paper, Progress, Tag, TitleSource, no_progress
 from ..read.notes import without_tail_notes
 from ..settings import Settings
@@ -20,6 +21,7 @@ from .areas import Area, AreaGuess, load_model, load_taxonomy
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .keywords import keyword_tags, subject_keywords
 from .maps import FORK_FROM, MapLayout
+from .native import native_text
 from .overrides import load_overrides
 from .related import MAP_NEIGHBOURS, NeighbourMemo, closest_from, nearest_kept
 from .summaries import summarize
@@ -76,6 +78,8 @@ class _Analysis:
     lead: str
     #: The one-line summary: the source's tldr, else the contribution sentence (`summaries.py`).
     summary: str = ""
+    #: The language the abstract is written in (ISO 639-1, `languages.py`).
+    lang: str = ENGLISH
 
 
 #: What one paper's analysis reads: abstract, given title, keywords, tldr, title and summary lengths.
@@ -89,6 +93,15 @@ def _analyse(job: _Job, topics: tuple[Topic, ...]) -> _Analysis:
     # A trailing note ("Code is available at ...", "REVISED: ...") is never the title or the summary.
     body = without_tail_notes(abstract)
     lead = plain if body == abstract else to_plain(body)
+    lang = detect_language(lead)
+    if lang != ENGLISH:
+        # The English title, summary and topic models read English: another language is cut in its own script.
+        native = native_text(lead, lang, max_chars, max_summary, to_plain(tldr) if tldr else "")
+        title, source = (given_title, "given") if given_title else (native.title or lead[:max_chars], native.source)
+        # No model scores a title in another language: its confidence says only "not known".
+        confidence = 1.0 if given_title else 0.5
+        # Its keywords are the source's word on its subjects: an English text to bear them out there is none.
+        return _Analysis(plain, title, source, confidence, keyword_tags(keywords, topics), lead, native.summary, lang)
     if given_title:
         title, source, confidence = given_title, "given", 1.0
     else:
@@ -116,11 +129,18 @@ def _analyse_batch(
     tfidf = load_model().features(plains)
     # The keyword tags join each paper's candidates: the gate decides which of them the paper shows.
     inferred = tag_topics(plains, topics, model=load_topic_model(), tfidf=tfidf, given=[a.topics for a in analyses])
-    analyses = [replace(a, topics=found) for a, found in zip(analyses, inferred, strict=True)]
+    # An abstract in another language keeps its source's keywords, and no topic or area is inferred from
+    # English models that find nothing of it to read.
+    analyses = [
+        replace(a, topics=found) if a.lang == ENGLISH else a for a, found in zip(analyses, inferred, strict=True)
+    ]
     # The area reranker reads the paper's topics; the first two areas are all a paper can be tagged with
     # (area_tags): the rest stay here.
     guesses = load_model().predict_plausible(plains, features=tfidf)
-    return analyses, [reranked(g, a.topics, a.plain)[:2] for g, a in zip(guesses, analyses, strict=True)]
+    return analyses, [
+        reranked(g, a.topics, a.plain)[:2] if a.lang == ENGLISH else []
+        for g, a in zip(guesses, analyses, strict=True)
+    ]
 
 
 def _tag_json(tag: Tag) -> list:
@@ -140,6 +160,7 @@ def _to_json(analysis: _Analysis, guesses: list[AreaGuess]) -> dict:
         "plain": analysis.plain, "title": analysis.title, "title_source": analysis.title_source,
         "title_confidence": analysis.title_confidence,
         "lead": analysis.lead, "summary": analysis.summary, "topics": [_tag_json(t) for t in analysis.topics],
+        "lang": analysis.lang,
         "areas": [[g.area.label, g.area.name, g.probability, list(g.evidence)] for g in guesses],
     }
 
@@ -149,7 +170,7 @@ def _from_json(data: dict) -> tuple[_Analysis, list[AreaGuess]]:
     analysis = _Analysis(
         str(data["plain"]), str(data["title"]), str(data["title_source"]), float(data["title_confidence"]),
         [_tag_of(t) for t in data["topics"]],
-        str(data["lead"]), str(data["summary"]),
+        str(data["lead"]), str(data["summary"]), str(data["lang"]),
     )
     guesses = [AreaGuess(Area(str(label), str(name)), float(p), tuple(str(e) for e in evidence))
                for label, name, p, evidence in data["areas"]]
@@ -199,6 +220,7 @@ def _analyse_jobs(
     guesses: list[list[AreaGuess]] = []
     if workers:
         load_topic_model()  # loaded once (with the area model), before the fork: the workers share them
+        load_detector()
         # Forked workers inherit the vocabulary through this module global instead of pickling it per batch.
         global _WORKER_TOPICS  # noqa: PLW0603
         _WORKER_TOPICS = topics
@@ -295,6 +317,7 @@ def enrich_digest(
                 slug=paper_slug(base_titles[i], paper.id),
                 plain=plains[i],
                 summary=overrides.summaries.get(paper.id) or analyses[i].summary,
+                lang=analyses[i].lang,
                 tags=tuple(tags),
                 related=tuple(papers[j].id for j in related[i][0]),
                 related_weak=related[i][1],

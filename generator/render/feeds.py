@@ -51,6 +51,9 @@ def _text(value: str) -> str:
     return _NOT_XML.sub("", value)
 
 
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
 def _add(parent: ET.Element, tag: str, text: str = "", **attributes: str) -> ET.Element:
     element = ET.SubElement(parent, f"{{{ATOM}}}{tag}", {k: _text(v) for k, v in attributes.items()})
     if text:
@@ -98,6 +101,9 @@ def atom_feed(
     _add(feed, "generator", "paper-digest")
     for paper in papers:
         entry = _add(feed, "entry")
+        if paper.lang != "en":
+            # Its title and summary are in the abstract's language (the feed's own text is the site's).
+            entry.set(_XML_LANG, paper.lang)
         _add(entry, "id", f"urn:paper-digest:paper:{paper.id}")
         _add(entry, "title", paper.title)
         _add(entry, "link", rel="alternate", type="text/html", href=base + paper.url)

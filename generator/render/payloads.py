@@ -61,6 +61,7 @@ def papers_json_row(p: Paper, collections: dict[str, Collection]) -> str:
         "source_id": p.source_id,
         "related": list(p.related),
         "related_weak": p.related_weak,
+        "lang": p.lang,
         "abstract": p.abstract,
     }
     # One paper per line: diffs stay readable, and without `indent` json uses its C encoder
