@@ -94,6 +94,13 @@ class Settings:
     join_paragraphs: bool = True
     #: Turn every skipped or suspicious record into an error.
     strict: bool = False
+    #: Publish without a file that cannot be read whole (cut off, broken quoting, not XML) and without an
+    #: abstract past the bounds, counting what is left out; off: either stops the build.
+    skip_bad: bool = False
+    #: Longest abstract, in characters; a longer one (a whole paper, many abstracts run together) stops the
+    #: build. Above the longest record of the corpora (16,262 characters, a paper's whole text; the longest
+    #: real abstract has 4,650).
+    max_abstract_chars: int = 20_000
 
     def search_engine(self, paper_count: int) -> str:
         """Return the search engine for a digest of `paper_count` papers."""
@@ -154,6 +161,7 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "pagefind_min_papers": (0, None),
     "search_part_size": (10, None),
     "workers": (0, None),
+    "max_abstract_chars": (1000, None),
 }
 
 

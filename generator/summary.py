@@ -10,7 +10,7 @@ from rich.table import Table
 
 from .identity import Lock, identify
 from .pipeline import GenerateReport
-from .read import Problem, ReadResult
+from .read import STOPS, Problem, ReadResult
 from .read.corrections import doubtful_lines
 from .settings import Settings
 
@@ -52,7 +52,8 @@ def print_summary(
 
 def print_problems(problems: list[Problem], verbose: bool = False) -> None:
     """Print the input's problems: skipped records, warnings, merges, joins, splits and edits (-v: each one)."""
-    skipped = [p for p in problems if p.level == "error" and p.kind != "no-abstract"]
+    skipped = [p for p in problems if p.level == "error" and p.kind not in ("no-abstract", *STOPS)]
+    left_out = [p for p in problems if p.kind in STOPS]
     no_abstract = [p for p in problems if p.kind == "no-abstract"]
     bibtex = [p for p in problems if p.kind == "bibtex"]
     ignored = [p.file for p in problems if p.kind == "ignored"]
@@ -64,8 +65,19 @@ def print_problems(problems: list[Problem], verbose: bool = False) -> None:
     joined = [p for p in problems if p.kind == "joined"]
     edited = [p for p in problems if p.kind == "edited"]
     split = [p for p in problems if p.kind == "split"]
+    if left_out:
+        files = sum(p.kind == "bad-file" for p in left_out)
+        runaway = len(left_out) - files
+        what = " and ".join(part for part in (
+            f"{files} {'file' if files == 1 else 'files'} not read whole" if files else "",
+            f"{runaway} runaway {'abstract' if runaway == 1 else 'abstracts'}" if runaway else "",
+        ) if part)
+        console.print(f"Left out {what} (--skip-bad): about {sum(max(p.lost, 1) for p in left_out):,} abstracts "
+                      "lost:", markup=False)
+        for problem in left_out:
+            console.print(f"  {problem}", markup=False, highlight=False)
     if skipped:
-        console.print(f"Skipped {len(skipped)} bad records:")
+        console.print(f"Skipped {len(skipped)} bad {'record' if len(skipped) == 1 else 'records'}:")
         for problem in skipped:
             console.print(f"  {problem}", markup=False, highlight=False)
     for problem in warnings:

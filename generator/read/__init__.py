@@ -2,7 +2,13 @@
 
 The plain-text digest format: an optional header line naming the collection
 ("ICLR 2026 Papers", "ICLR 2026 论文列表"), then abstracts separated by one or
-more blank lines. Hard-wrapped lines inside an abstract are joined.
+more blank lines, or one abstract a line (layout.py). Hard-wrapped lines inside
+an abstract are joined.
+
+A file that cannot be read whole (cut off, broken quoting, not XML, not UTF-8)
+gives nothing: the run stops naming it, unless `skip_bad` leaves it out and
+counts the records lost. So does an abstract past the bounds (layout.py, the
+`max_abstract_chars` setting), unless `skip_bad` leaves that one out.
 """
 
 from __future__ import annotations
@@ -17,14 +23,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..cache import entry_key
-from ..errors import DigestError
+from ..errors import BadFile, DigestError
 from ..formats import SUFFIXES, format_of
 from ..model import Paper, Problem, Source
 from ..settings import Settings
 from .grouping import Doubt, Memo, group
 from .hyphenation import dehyphenate
+from .layout import LONGEST, has_case, line_breaks, many_abstracts
 from .paragraphs import PARAGRAPH_BREAK
-from .records import NoAbstract, RawRecord, build_paper, iter_records, to_paper
+from .records import NoAbstract, RawRecord, TooLong, build_paper, iter_records, to_paper, too_long
 
 log = logging.getLogger(__name__)
 
@@ -128,11 +135,9 @@ def has_words(abstract: str) -> bool:
 _WORD = re.compile(r"\w")
 
 
-def _not_utf8(file: str, line: int, offset: int, byte: int) -> DigestError:
-    return DigestError(
-        f"{file}:{line}: not valid UTF-8 at byte offset {offset} (byte 0x{byte:02x}); "
-        "save the file as UTF-8 and try again"
-    )
+def _not_utf8(file: str, line: int, offset: int, byte: int) -> BadFile:
+    return BadFile(file, line, f"not valid UTF-8 at byte offset {offset} (byte 0x{byte:02x}); "
+                   "save the file as UTF-8 and try again")
 
 
 def decode(data: bytes, file: str) -> str:
@@ -146,7 +151,7 @@ def decode(data: bytes, file: str) -> str:
 
 
 def split_paragraphs(text: str) -> list[Paragraph]:
-    """Split digest text into paragraphs, joining hard-wrapped lines."""
+    """Split digest text into paragraphs, joining hard-wrapped lines (layout.line_breaks)."""
     paragraphs: list[Paragraph] = []
     block: list[str] = []
     first_line = 0
@@ -156,7 +161,12 @@ def split_paragraphs(text: str) -> list[Paragraph]:
                 first_line = number
             block.append(line)
         elif block:
-            paragraphs.append(Paragraph(join_lines(block), len(paragraphs) + 1, first_line, len(block)))
+            breaks = line_breaks(block) if len(block) > 1 else []
+            start = 0
+            for end in [*(i + 1 for i, new in enumerate(breaks) if new), len(block)]:
+                lines = block[start:end]
+                paragraphs.append(Paragraph(join_lines(lines), len(paragraphs) + 1, first_line + start, len(lines)))
+                start = end
             block = []
     return paragraphs
 
@@ -247,50 +257,103 @@ def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | N
     for path in files:
         name = _display_name(path, settings)
         result.files.append(name)
-        fmt = format_of(path, settings.input_format)
-        before = len(result.papers)
-        collection = settings.default_collection or collection_from_stem(path.stem)
-        if not fmt.structured:
-            collection, paragraphs = parse_digest(decode(path.read_bytes(), name), collection)
-            _add_text(result, seen, paragraphs, name, collection, settings.join_paragraphs, memo,
-                      settings.forked_workers(len(paragraphs)))
-        elif fmt.streamed:
-            # Large exports are read line by line: the file is never held whole in memory.
-            with path.open("rb") as handle:
-                for item in iter_records(name, fmt.name, stream_lines(handle, name)):
-                    _take(result, seen, item, name, collection)
-        else:
-            for item in iter_records(name, fmt.name, decode(path.read_bytes(), name)):
-                _take(result, seen, item, name, collection)
-        if len(result.papers) == before and not any(p.file == name for p in result.problems):
+        try:
+            added = _read_file(result, seen, path, name, settings, memo)
+        except BadFile as bad:
+            lost = f"about {bad.seen:,} records" if bad.seen else "the records in it"
+            result.problems.append(Problem("error", name, bad.line, f"{bad.reason}; the file is not read ({lost})",
+                                           kind="bad-file", lost=bad.seen))
+            continue
+        if not added and not any(p.file == name for p in result.problems):
             empty = not path.stat().st_size or not path.read_bytes().strip()
             result.problems.append(Problem("warning", name, None, "the file is empty" if empty
                                            else "no abstracts in this file"))
+    stops = [p for p in result.problems if p.kind in STOPS]
+    if stops and not settings.skip_bad:
+        raise DigestError(stopped(stops))
     if settings.collection:
         result.papers = [replace(paper, collection=settings.collection) for paper in result.papers]
     log.info("read %d papers from %d files", len(result.papers), len(result.files))
     return result
 
 
+#: Problems that stop a run unless `skip_bad` is set: a file not read whole, an abstract past the bounds.
+STOPS = ("bad-file", "too-long")
+
+
+def stopped(stops: list[Problem]) -> str:
+    """Return the error that stops a run on bad files and runaway abstracts, naming each."""
+    lost = sum(max(p.lost, 1) for p in stops)
+    return (f"{len(stops)} {'problem' if len(stops) == 1 else 'problems'} in the input stop the build (nothing was "
+            "written; the previous site is as it was):\n" + "\n".join(f"  {p}" for p in stops)
+            + f"\nFix them, or pass --skip-bad (the setting skip_bad) to publish without them (about {lost:,} "
+            "abstracts left out).")
+
+
+def _read_file(
+    result: ReadResult, seen: dict[str, int], path: Path, name: str, settings: Settings, memo: Memo | None,
+) -> int:
+    """Read one file's abstracts into `result`, all or none: raise BadFile (adding nothing) when it breaks.
+
+    Return how many papers it gave (merged duplicates included).
+    """
+    fmt = format_of(path, settings.input_format)
+    collection = settings.default_collection or collection_from_stem(path.stem)
+    if not fmt.structured:
+        data = path.read_bytes()
+        try:
+            text = decode(data, name)
+        except BadFile as bad:
+            raise BadFile(name, bad.line, bad.reason, len(split_paragraphs(data.decode("utf-8", "replace")))) from None
+        collection, paragraphs = parse_digest(text, collection)
+        return _add_text(result, seen, paragraphs, name, collection, settings, memo)
+    items: list[Paper | Problem] = []
+    papers = 0
+    try:
+        if fmt.streamed:
+            # Large exports are read line by line: the file is never held whole in memory.
+            with path.open("rb") as handle:
+                for item in iter_records(name, fmt.name, stream_lines(handle, name)):
+                    papers += _convert(items, item, name, collection, settings.max_abstract_chars)
+        else:
+            for item in iter_records(name, fmt.name, decode(path.read_bytes(), name)):
+                papers += _convert(items, item, name, collection, settings.max_abstract_chars)
+    except BadFile as bad:
+        # What was read before the break counts, when the reader could not count the file.
+        raise BadFile(name, bad.line, bad.reason, max(bad.seen, papers)) from None
+    for found in items:
+        if isinstance(found, Problem):
+            result.problems.append(found)
+        else:
+            _add(result, seen, found)
+    return papers
+
+
 def _add_text(
-    result: ReadResult, seen: dict[str, int], paragraphs: list[Paragraph], name: str, collection: str, join: bool,
-    memo: Memo | None = None, workers: int = 0,
-) -> None:
+    result: ReadResult, seen: dict[str, int], paragraphs: list[Paragraph], name: str, collection: str,
+    settings: Settings, memo: Memo | None = None,
+) -> int:
     """Add a text digest's abstracts: its paragraphs, each joined to the one before when it goes on from it.
 
-    `workers`: forked processes for the paragraph-joining decisions (paragraphs.group).
+    A paragraph past the bounds (layout.many_abstracts, `max_abstract_chars`) is reported, not added; joins
+    that would make an abstract past them are undone. Return how many papers were added.
     """
     kept = []
     for paragraph in paragraphs:
-        if has_words(paragraph.text):
-            kept.append(paragraph)
-        else:
+        if not has_words(paragraph.text):
             result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
+        elif runaway := _runaway(paragraph, name, settings.max_abstract_chars):
+            result.problems.append(runaway)
+        else:
+            kept.append(paragraph)
     texts = [paragraph.text for paragraph in kept]
     doubts: list[Doubt] = []
+    workers = settings.forked_workers(len(kept))
     groups, joins = (
-        group(texts, memo=memo, workers=workers, doubts=doubts) if join else ([[i] for i in range(len(kept))], [])
+        group(texts, memo=memo, workers=workers, doubts=doubts, cased=has_case(texts)) if settings.join_paragraphs
+        else ([[i] for i in range(len(kept))], [])
     )
+    groups, joins = _within_bounds(groups, joins, texts, settings.max_abstract_chars)
     place: dict[int, tuple[int, int]] = {index: (g, n) for g, indexes in enumerate(groups)
                                          for n, index in enumerate(indexes, start=1)}
     fingerprints: list[str] = []
@@ -318,6 +381,43 @@ def _add_text(
         number, position = place[doubt.index]
         result.doubts.append(Doubtful(name, this.line, this.number, onto.number, doubt.joined, doubt.score,
                                       fingerprints[number], position, this.text))
+    return len(groups)
+
+
+#: The median abstract's length in the corpora (layout.py): what a runaway paragraph is counted in.
+_MEDIAN_CHARS = 1110
+
+
+def _runaway(paragraph: Paragraph, name: str, max_chars: int) -> Problem | None:
+    """Return the problem of a paragraph that holds many abstracts, or is longer than `max_chars`; else None."""
+    many = many_abstracts(paragraph.text)
+    if many:
+        guess = max(2, round(len(paragraph.text) / _MEDIAN_CHARS))
+        return Problem("error", name, paragraph.line, f"paragraph {paragraph.number} is {many}, "
+                       f"about {guess:,} abstracts ({LONGEST}): abstracts need a blank line, or a line each, "
+                       "between them", kind="too-long", lost=guess)
+    if max_chars and len(paragraph.text) > max_chars:
+        return Problem("error", name, paragraph.line,
+                       f"paragraph {paragraph.number}: {too_long(len(paragraph.text), max_chars)}", kind="too-long",
+                       lost=1)
+    return None
+
+
+def _within_bounds(
+    groups: list[list[int]], joins: list, texts: list[str], max_chars: int,
+) -> tuple[list[list[int]], list]:
+    """Undo the joins of a group whose abstract would be past the bounds: its paragraphs stand alone."""
+    undone: set[int] = set()
+    bounded: list[list[int]] = []
+    for indexes in groups:
+        if len(indexes) > 1:
+            size = sum(len(texts[i]) for i in indexes) + len(PARAGRAPH_BREAK) * (len(indexes) - 1)
+            if (max_chars and size > max_chars) or many_abstracts(PARAGRAPH_BREAK.join(texts[i] for i in indexes)):
+                bounded.extend([i] for i in indexes)
+                undone.update(indexes[1:])
+                continue
+        bounded.append(indexes)
+    return bounded, [joined for joined in joins if joined.index not in undone]
 
 
 def stream_lines(handle, name: str) -> Iterator[str]:
@@ -332,23 +432,21 @@ def stream_lines(handle, name: str) -> Iterator[str]:
         yield line.rstrip("\r\n")
 
 
-def _take(result: ReadResult, seen: dict[str, int], item: RawRecord | Problem, name: str, collection: str) -> None:
+def _convert(items: list[Paper | Problem], item: RawRecord | Problem, name: str, collection: str,
+             max_chars: int) -> int:
+    """Append a record's paper, or its problem, to `items`; return 1 for a paper, else 0."""
     if isinstance(item, Problem):
-        result.problems.append(item)
-    else:
-        _add_record(result, seen, item, name, collection)
-
-
-def _add_record(result: ReadResult, seen: dict[str, int], record: RawRecord, name: str, collection: str) -> None:
+        items.append(item)
+        return 0
     try:
-        values, source = to_paper(record, name, collection)
+        values, source = to_paper(item, name, collection, max_chars=max_chars)
     except (ValueError, TypeError) as exc:
-        result.problems.append(Problem(
-            "error", name, record.line or None, f"record {record.index}: {exc}; skipped",
-            kind="no-abstract" if isinstance(exc, NoAbstract) else "",
-        ))
-        return
-    _add(result, seen, build_paper(values, source, paper_id(values["abstract"])))
+        kind = "no-abstract" if isinstance(exc, NoAbstract) else "too-long" if isinstance(exc, TooLong) else ""
+        items.append(Problem("error", name, item.line or None, f"record {item.index}: {exc}"
+                             + ("" if kind == "too-long" else "; skipped"), kind=kind, lost=int(kind == "too-long")))
+        return 0
+    items.append(build_paper(values, source, paper_id(values["abstract"])))
+    return 1
 
 
 def _add(result: ReadResult, seen: dict[str, int], paper: Paper) -> None:

@@ -1,0 +1,74 @@
+"""How a plain-text digest lays out its abstracts, and what no single abstract ever looks like.
+
+Three layouts are read: abstracts separated by blank lines, each on one line
+or hard-wrapped over several; and one abstract a line with no blank line
+between them. A line wider than any hard wrap is never a wrapped line, so a
+break before or after it ends a paragraph; a block made mostly of such lines
+is one abstract a line.
+
+The bounds are measured on the 104,015 abstracts of ../shared/corpora (the
+four files, run `python bench/abstract_bounds.py`): the median abstract has
+1,110 characters and 7 sentences, the 99.99th percentile 3,290 and 22, the
+longest real one 4,650 characters and 35 sentences (one record of 16,262
+characters and 179 sentences is a whole paper extracted by mistake); 99.9%
+are longer than 269 characters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+#: A line at least this long is not a hard-wrapped line (wraps are 60-130 characters; 99.9% of the
+#: corpora's abstracts are longer than 269 characters, so one abstract a line gives such lines).
+LONG_LINE = 200
+#: A paragraph longer than this, or with more sentences, holds many abstracts (over twice the longest
+#: real abstract, 4,650 characters; 1.7 times its most sentences, 35).
+MAX_CHARS = 10_000
+MAX_SENTENCES = 60
+#: What the corpora's longest abstract measures, for the error that names the bound.
+LONGEST = "the longest of 104,015 abstracts in the corpora has 4,650 characters and 35 sentences"
+
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=[\s\"')\]\u201d\u2019]|$)")
+_FIRST_CASED = re.compile(r"[^\W\d_]")
+
+
+def sentence_count(text: str) -> int:
+    """Return the sentences of `text`, counted by their ends (as bench/abstract_bounds.py counts them)."""
+    return len(_SENTENCE_END.findall(text))
+
+
+def many_abstracts(text: str) -> str | None:
+    """Return why a paragraph holds many abstracts (too long, too many sentences), or None."""
+    if len(text) > MAX_CHARS:
+        return f"{len(text):,} characters long"
+    if len(text) > LONG_LINE and (count := sentence_count(text)) > MAX_SENTENCES:
+        return f"{count} sentences long"
+    return None
+
+
+def line_breaks(lines: Sequence[str]) -> list[bool]:
+    """Return, for each line of a block after the first, whether a new paragraph starts at it.
+
+    Hard-wrapped lines join; a long line stands alone; a block mostly of long lines is one abstract a line.
+    """
+    long = [len(line.strip()) >= LONG_LINE for line in lines]
+    if sum(long) * 2 > len(lines):
+        return [True] * (len(lines) - 1)
+    return [long[i] or long[i + 1] for i in range(len(lines) - 1)]
+
+
+def has_case(paragraphs: Sequence[str]) -> bool:
+    """Return False when a digest's paragraphs start in lower case as often as not (a source with no case).
+
+    Then a lowercase start says nothing about a paragraph going on from the one before.
+    """
+    upper = lower = 0
+    for text in paragraphs:
+        match = _FIRST_CASED.search(text[:20])
+        if match is None:
+            continue
+        letter = match.group(0)
+        upper += letter.isupper()
+        lower += letter.islower()
+    return upper >= lower
