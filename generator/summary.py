@@ -66,10 +66,10 @@ def print_problems(problems: list[Problem], verbose: bool = False) -> None:
     edited = [p for p in problems if p.kind == "edited"]
     split = [p for p in problems if p.kind == "split"]
     if left_out:
-        files = sum(p.kind == "bad-file" for p in left_out)
-        runaway = len(left_out) - files
+        unread = sum(p.kind == "bad-file" for p in left_out)
+        runaway = len(left_out) - unread
         what = " and ".join(part for part in (
-            f"{files} {'file' if files == 1 else 'files'} not read whole" if files else "",
+            f"{unread} {'file' if unread == 1 else 'files'} not read whole" if unread else "",
             f"{runaway} runaway {'abstract' if runaway == 1 else 'abstracts'}" if runaway else "",
         ) if part)
         console.print(f"Left out {what} (--skip-bad): about {sum(max(p.lost, 1) for p in left_out):,} abstracts "
