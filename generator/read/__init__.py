@@ -284,10 +284,11 @@ STOPS = ("bad-file", "too-long")
 def stopped(stops: list[Problem]) -> str:
     """Return the error that stops a run on bad files and runaway abstracts, naming each."""
     lost = sum(max(p.lost, 1) for p in stops)
-    return (f"{len(stops)} {'problem' if len(stops) == 1 else 'problems'} in the input stop the build (nothing was "
-            "written; the previous site is as it was):\n" + "\n".join(f"  {p}" for p in stops)
-            + f"\nFix them, or pass --skip-bad (the setting skip_bad) to publish without them (about {lost:,} "
-            "abstracts left out).")
+    said = "1 problem in the input stops" if len(stops) == 1 else f"{len(stops)} problems in the input stop"
+    return (f"{said} the build (nothing was written; the previous site is as it was):\n"
+            + "\n".join(f"  {p}" for p in stops)
+            + f"\nFix the input, or pass --skip-bad (the setting skip_bad) to publish without it (about {lost:,} "
+            "records left out).")
 
 
 def _read_file(

@@ -49,7 +49,10 @@ def bib_text(value: str, keep_math: bool = False) -> str:
         try:
             text = converter.latex_to_text(text)
         except Exception:  # pylatexenc on unbalanced braces: converted again without them
-            text = converter.latex_to_text(text.replace("{", "").replace("}", ""))
+            try:
+                text = converter.latex_to_text(text.replace("{", "").replace("}", ""))
+            except Exception:  # a command without the arguments it takes (`\\href(...)`): the text as written
+                text = text.replace("{", "").replace("}", "")
     return " ".join(text.split())
 
 

@@ -96,7 +96,7 @@ def _csv(text: str | Iterable[str], name: str, delimiter: str = ",") -> Iterator
             return
         except csv.Error as exc:
             # csv's strict reader cannot find the next record: the file is not read whole.
-            after = sum(1 for row in csv.reader([*tape.kept[1:], *tape.rest], delimiter=delimiter) if any(row))
+            after = _rows([*tape.kept[1:], *tape.rest], delimiter)
             reason = ("a quote opened in it is never closed (read to the end of the file)"
                       if "unexpected end of data" in str(exc) else str(exc))
             raise BadFile(name, start, f"broken CSV quoting in record {index + 1}: {reason}",
@@ -110,6 +110,14 @@ def _csv(text: str | Iterable[str], name: str, delimiter: str = ",") -> Iterator
             yield Problem("error", name, start, f"record {index}: fewer fields than the header has columns")
             continue
         yield RawRecord(row, index, start)
+
+
+def _rows(lines: list[str], delimiter: str) -> int:
+    """Return how many records `lines` hold, read leniently (the lines after a break): a count of what is lost."""
+    try:
+        return sum(1 for row in csv.reader(lines, delimiter=delimiter) if any(row))
+    except csv.Error:
+        return sum(1 for line in lines if line.strip())
 
 
 def _tsv(text: str | Iterable[str], name: str) -> Iterator[RawRecord | Problem]:
