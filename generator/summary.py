@@ -72,7 +72,8 @@ def print_problems(problems: list[Problem], verbose: bool = False) -> None:
             f"{unread} {'file' if unread == 1 else 'files'} not read whole" if unread else "",
             f"{runaway} runaway {'abstract' if runaway == 1 else 'abstracts'}" if runaway else "",
         ) if part)
-        console.print(f"Left out {what} (--skip-bad): about {sum(max(p.lost, 1) for p in left_out):,} abstracts "
+        lost = sum(max(p.lost, 1) for p in left_out)
+        console.print(f"Left out {what} (--skip-bad): about {lost:,} {'abstract' if lost == 1 else 'abstracts'} "
                       "lost:", markup=False)
         for problem in left_out:
             console.print(f"  {problem}", markup=False, highlight=False)

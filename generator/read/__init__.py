@@ -288,7 +288,7 @@ def stopped(stops: list[Problem]) -> str:
     return (f"{said} the build (nothing was written; the previous site is as it was):\n"
             + "\n".join(f"  {p}" for p in stops)
             + f"\nFix the input, or pass --skip-bad (the setting skip_bad) to publish without it (about {lost:,} "
-            "records left out).")
+            f"{'record' if lost == 1 else 'records'} left out).")
 
 
 def _read_file(
