@@ -8,10 +8,10 @@ is one abstract a line.
 
 The bounds are measured on the 104,015 abstracts of ../shared/corpora (the
 four files, run `python bench/abstract_bounds.py`): the median abstract has
-1,110 characters and 7 sentences, the 99.99th percentile 3,290 and 22, the
-longest real one 4,650 characters and 35 sentences (one record of 16,262
-characters and 179 sentences is a whole paper extracted by mistake); 99.9%
-are longer than 269 characters.
+1,110 characters and 7 sentences, the 99.99th percentile 3,290 and 22; real
+abstracts have at most 4,650 characters and at most 35 sentences (one record of
+16,262 characters and 179 sentences is a whole paper extracted by mistake);
+99.9% are longer than 269 characters, none shorter than 200.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from collections.abc import Sequence
 #: corpora's abstracts are longer than 269 characters, so one abstract a line gives such lines).
 LONG_LINE = 200
 #: A paragraph longer than this, or with more sentences, holds many abstracts (over twice the longest
-#: real abstract, 4,650 characters; 1.7 times its most sentences, 35).
+#: real abstract, 4,650 characters; 1.7 times the most sentences of one, 35).
 MAX_CHARS = 10_000
 MAX_SENTENCES = 60
 #: What the corpora's longest abstract measures, for the error that names the bound.
-LONGEST = "the longest of 104,015 abstracts in the corpora has 4,650 characters and 35 sentences"
+LONGEST = "the 104,015 real abstracts measured have at most 4,650 characters and 35 sentences"
 
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=[\s\"')\]\u201d\u2019]|$)")
 _FIRST_CASED = re.compile(r"[^\W\d_]")
