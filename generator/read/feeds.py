@@ -92,13 +92,15 @@ def _atom(entry: ET.Element) -> dict[str, Any]:
 
 def _oai(record: ET.Element) -> dict[str, Any] | None:
     header = _children(record, "header")[0]
-    metadata = [child for found in _children(record, "metadata") for child in found]
-    if header.get("status") == "deleted" or not metadata:
+    found = _children(record, "metadata")
+    if header.get("status") == "deleted" or not found or not len(found[0]):
         return None
-    data = metadata[0]
+    # The format's element (<arXiv>, <arXivRaw>, <oai_dc:dc>), or the fields themselves in a harvest saved
+    # without it (<metadata><title>, <description>, ...).
+    data = found[0][0] if len(found[0]) == 1 and len(found[0][0]) else found[0]
     kind = _local(data.tag)
-    if kind == "dc":
-        return _dublin_core(data)
+    if not _children(data, "abstract"):
+        return _dublin_core(data, header)
     arxiv_id = _first(data, "id")
     categories = _first(data, "categories").split()
     fields: dict[str, Any] = {
@@ -125,14 +127,14 @@ def _oai(record: ET.Element) -> dict[str, Any] | None:
     return fields
 
 
-def _dublin_core(data: ET.Element) -> dict[str, Any]:
+def _dublin_core(data: ET.Element, header: ET.Element) -> dict[str, Any]:
     # Descriptions hold the abstract and the submitter's comment ("Comment: 12 pages").
     descriptions = [_text(d) for d in _children(data, "description")]
     abstract = next((d for d in descriptions if not d.startswith("Comment:")), "")
     links = [_text(i) for i in _children(data, "identifier") if _text(i).startswith("http")]
     dates = [_text(d) for d in _children(data, "date")]
     return {
-        "id": links[0] if links else "",
+        "id": links[0] if links else _first(header, "identifier"),
         "title": _first(data, "title"),
         "abstract": abstract,
         # Creators as "Last, First", one an element: each is one person.
