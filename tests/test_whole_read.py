@@ -129,6 +129,18 @@ def test_one_abstract_a_line_gives_one_page_each() -> None:
     assert {p.collection for p in result.papers} == {"Workshop 2019"} and not result.problems
 
 
+def test_lines_of_a_one_abstract_a_line_file_are_never_joined(tmp_path: Path) -> None:
+    # A lowercase start, or the rare words of the line before, would join blank-line paragraphs; a line
+    # of a one-abstract-a-line block is an abstract as its layout says.
+    lines = [GOOD[0]["abstract"], GOOD[1]["abstract"][0].lower() + GOOD[1]["abstract"][1:],
+             GOOD[2]["abstract"], GOOD[2]["abstract"].replace("We propose", "Here we extend")]
+    write_tree(tmp_path, {"a.txt": "\n".join(lines), "b.txt": "\n\n".join(lines)})
+    one_a_line = read_sources([tmp_path / "a.txt"], Settings(project_dir=tmp_path))
+    assert [p.abstract for p in one_a_line.papers] == lines and not one_a_line.problems
+    blank_lines = read_sources([tmp_path / "b.txt"], Settings(project_dir=tmp_path))
+    assert any(p.kind == "joined" for p in blank_lines.problems)
+
+
 def test_a_hard_wrapped_abstract_followed_directly_by_a_long_line_is_two_abstracts(tmp_path: Path) -> None:
     wrapped = re.sub(r"(.{60,70}?) ", "\\1\n", GOOD[0]["abstract"])
     write_tree(tmp_path, {"a.txt": f"{wrapped}\n{GOOD[1]['abstract']}\n"})

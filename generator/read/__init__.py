@@ -29,7 +29,7 @@ from ..model import Paper, Problem, Source
 from ..settings import Settings
 from .grouping import Doubt, Memo, group
 from .hyphenation import dehyphenate
-from .layout import LONGEST, has_case, line_breaks, many_abstracts
+from .layout import LONGEST, has_case, line_breaks, many_abstracts, one_abstract_a_line
 from .paragraphs import PARAGRAPH_BREAK
 from .records import NoAbstract, RawRecord, TooLong, build_paper, iter_records, to_paper, too_long
 
@@ -57,6 +57,8 @@ class Paragraph:
     number: int
     line: int
     line_count: int = 1
+    #: A line of a block written one abstract a line: an abstract as the layout says, never joined to the one before.
+    alone: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,10 +164,12 @@ def split_paragraphs(text: str) -> list[Paragraph]:
             block.append(line)
         elif block:
             breaks = line_breaks(block) if len(block) > 1 else []
+            alone = one_abstract_a_line(block)
             start = 0
             for end in [*(i + 1 for i, new in enumerate(breaks) if new), len(block)]:
                 lines = block[start:end]
-                paragraphs.append(Paragraph(join_lines(lines), len(paragraphs) + 1, first_line + start, len(lines)))
+                paragraphs.append(Paragraph(join_lines(lines), len(paragraphs) + 1, first_line + start, len(lines),
+                                            alone))
                 start = end
             block = []
     return paragraphs
@@ -354,7 +358,9 @@ def _add_text(
         group(texts, memo=memo, workers=workers, doubts=doubts, cased=has_case(texts)) if settings.join_paragraphs
         else ([[i] for i in range(len(kept))], [])
     )
-    groups, joins = _within_bounds(groups, joins, texts, settings.max_abstract_chars)
+    alone = {i for i, paragraph in enumerate(kept) if paragraph.alone}
+    groups, joins = _within_bounds(groups, joins, texts, settings.max_abstract_chars, alone)
+    doubts = [doubt for doubt in doubts if doubt.index not in alone]
     place: dict[int, tuple[int, int]] = {index: (g, n) for g, indexes in enumerate(groups)
                                          for n, index in enumerate(indexes, start=1)}
     fingerprints: list[str] = []
@@ -405,19 +411,22 @@ def _runaway(paragraph: Paragraph, name: str, max_chars: int) -> Problem | None:
 
 
 def _within_bounds(
-    groups: list[list[int]], joins: list, texts: list[str], max_chars: int,
+    groups: list[list[int]], joins: list, texts: list[str], max_chars: int, alone: set[int],
 ) -> tuple[list[list[int]], list]:
-    """Undo the joins of a group whose abstract would be past the bounds: its paragraphs stand alone."""
+    """Undo the joins of a group whose abstract would be past the bounds (its paragraphs stand alone), and
+    the joins of the paragraphs in `alone` (one abstract a line: each starts its own group)."""
     undone: set[int] = set()
     bounded: list[list[int]] = []
-    for indexes in groups:
-        if len(indexes) > 1:
-            size = sum(len(texts[i]) for i in indexes) + len(PARAGRAPH_BREAK) * (len(indexes) - 1)
-            if (max_chars and size > max_chars) or many_abstracts(PARAGRAPH_BREAK.join(texts[i] for i in indexes)):
+    for whole in groups:
+        cuts = [n for n, index in enumerate(whole) if n and index in alone]
+        undone.update(whole[n] for n in cuts)
+        for indexes in (whole[a:b] for a, b in zip([0, *cuts], [*cuts, len(whole)], strict=True)):
+            joined = PARAGRAPH_BREAK.join(texts[i] for i in indexes)
+            if len(indexes) > 1 and ((max_chars and len(joined) > max_chars) or many_abstracts(joined)):
                 bounded.extend([i] for i in indexes)
                 undone.update(indexes[1:])
-                continue
-        bounded.append(indexes)
+            else:
+                bounded.append(indexes)
     return bounded, [joined for joined in joins if joined.index not in undone]
 
 

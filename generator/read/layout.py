@@ -47,14 +47,19 @@ def many_abstracts(text: str) -> str | None:
     return None
 
 
+def one_abstract_a_line(lines: Sequence[str]) -> bool:
+    """Return True when a block of lines (no blank line between them) is mostly lines no hard wrap makes."""
+    return len(lines) > 1 and sum(len(line.strip()) >= LONG_LINE for line in lines) * 2 > len(lines)
+
+
 def line_breaks(lines: Sequence[str]) -> list[bool]:
     """Return, for each line of a block after the first, whether a new paragraph starts at it.
 
     Hard-wrapped lines join; a long line stands alone; a block mostly of long lines is one abstract a line.
     """
-    long = [len(line.strip()) >= LONG_LINE for line in lines]
-    if sum(long) * 2 > len(lines):
+    if one_abstract_a_line(lines):
         return [True] * (len(lines) - 1)
+    long = [len(line.strip()) >= LONG_LINE for line in lines]
     return [long[i] or long[i + 1] for i in range(len(lines) - 1)]
 
 
