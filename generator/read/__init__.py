@@ -27,39 +27,25 @@ from ..errors import BadFile, DigestError
 from ..formats import SUFFIXES, format_of
 from ..model import Paper, Problem, Source
 from ..settings import Settings
+from .digest import (
+    Paragraph,
+    collection_from_header,
+    collection_from_stem,
+    join_lines,
+    parse_digest,
+    runaway,
+    split_paragraphs,
+    within_bounds,
+)
 from .grouping import Doubt, Memo, group
-from .hyphenation import dehyphenate
-from .layout import LONGEST, has_case, line_breaks, many_abstracts, one_abstract_a_line
+from .layout import has_case
 from .paragraphs import PARAGRAPH_BREAK
-from .records import NoAbstract, RawRecord, TooLong, build_paper, iter_records, to_paper, too_long
+from .records import NoAbstract, RawRecord, TooLong, build_paper, iter_records, to_paper
+
+__all__ = ["Paragraph", "ReadResult", "collection_from_header", "collection_from_stem", "decode", "dedupe_key",
+           "join_lines", "paper_id", "parse_digest", "read_sources", "split_paragraphs"]
 
 log = logging.getLogger(__name__)
-
-#: File endings read as plain-text digests.
-
-# Words after a collection name in a header line: "ICLR 2026 Papers", "... 论文列表".
-_HEADER_SUFFIX = re.compile(
-    r"\s*[-:–—]?\s*(?:accepted\s+)?(?:papers?|paper\s+list|abstracts?|submissions?|"
-    r"digest|论文列表|论文|摘要|文章列表)\s*[:：]?\s*$",
-    re.IGNORECASE,
-)
-_BLANK_LINE = re.compile(r"\n[ \t\f\v\u00a0\u3000]*\n")
-_SPACE_CHARS = " \t\f\v\u00a0\u3000"
-_SPACES = re.compile(f"[{_SPACE_CHARS}]+")
-_HEADER_MAX_CHARS = 80
-
-
-@dataclass(frozen=True)
-class Paragraph:
-    """One blank-line-separated block of a digest file, already joined into one line."""
-
-    text: str
-    number: int
-    line: int
-    line_count: int = 1
-    #: A line of a block written one abstract a line: an abstract as the layout says, never joined to the one before.
-    alone: bool = False
-
 
 @dataclass(frozen=True)
 class Doubtful:
@@ -150,67 +136,6 @@ def decode(data: bytes, file: str) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise _not_utf8(file, line, exc.start, data[exc.start]) from exc
     return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def split_paragraphs(text: str) -> list[Paragraph]:
-    """Split digest text into paragraphs, joining hard-wrapped lines (layout.line_breaks)."""
-    paragraphs: list[Paragraph] = []
-    block: list[str] = []
-    first_line = 0
-    for number, line in enumerate([*text.split("\n"), ""], start=1):
-        if line.strip(_SPACE_CHARS):  # not blank
-            if not block:
-                first_line = number
-            block.append(line)
-        elif block:
-            breaks = line_breaks(block) if len(block) > 1 else []
-            alone = one_abstract_a_line(block)
-            start = 0
-            for end in [*(i + 1 for i, new in enumerate(breaks) if new), len(block)]:
-                lines = block[start:end]
-                paragraphs.append(Paragraph(join_lines(lines), len(paragraphs) + 1, first_line + start, len(lines),
-                                            alone))
-                start = end
-            block = []
-    return paragraphs
-
-
-def join_lines(lines: list[str]) -> str:
-    """Join the lines of one paragraph into a single line of text."""
-    text = dehyphenate("\n".join(line.strip() for line in lines)).replace("\n", " ")
-    if "  " in text or any(char in text for char in _SPACE_CHARS[1:]):
-        text = _SPACES.sub(" ", text)
-    return text.strip()
-
-
-_VENUE_STEM = re.compile(r"^([A-Za-z]{2,12})[-_ ]?((?:19|20)\d\d)$")
-
-
-def collection_from_stem(stem: str) -> str:
-    """Return the collection a file's name gives: "nips2016" -> "NIPS 2016"; other names as they are."""
-    match = _VENUE_STEM.match(stem)
-    return f"{match.group(1).upper()} {match.group(2)}" if match else stem
-
-
-def collection_from_header(line: str) -> str | None:
-    """Return the collection named by a header line, or None if it is an abstract."""
-    if len(line) > _HEADER_MAX_CHARS or line.endswith((".", "。", "!", "?")):
-        return None
-    name = _HEADER_SUFFIX.sub("", line).strip(" -:：")
-    if name != line or len(line.split()) <= 8:
-        return name or None
-    return None
-
-
-def parse_digest(text: str, default_collection: str) -> tuple[str, list[Paragraph]]:
-    """Parse digest text into its collection name and abstract paragraphs."""
-    paragraphs = split_paragraphs(text)
-    if paragraphs and paragraphs[0].line_count == 1:
-        # A header is a lone short line; an abstract is a sentence or more.
-        header = collection_from_header(paragraphs[0].text)
-        if header is not None:
-            return header, [replace(p, number=p.number - 1) for p in paragraphs[1:]]
-    return default_collection, paragraphs
 
 
 #: Files of a folder that are never read as sources, and not reported: they sit beside data.
@@ -347,8 +272,8 @@ def _add_text(
     for paragraph in paragraphs:
         if not has_words(paragraph.text):
             result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
-        elif runaway := _runaway(paragraph, name, settings.max_abstract_chars):
-            result.problems.append(runaway)
+        elif past := runaway(paragraph, name, settings.max_abstract_chars):
+            result.problems.append(past)
         else:
             kept.append(paragraph)
     texts = [paragraph.text for paragraph in kept]
@@ -359,7 +284,7 @@ def _add_text(
         else ([[i] for i in range(len(kept))], [])
     )
     alone = {i for i, paragraph in enumerate(kept) if paragraph.alone}
-    groups, joins = _within_bounds(groups, joins, texts, settings.max_abstract_chars, alone)
+    groups, joins = within_bounds(groups, joins, texts, settings.max_abstract_chars, alone)
     doubts = [doubt for doubt in doubts if doubt.index not in alone]
     place: dict[int, tuple[int, int]] = {index: (g, n) for g, indexes in enumerate(groups)
                                          for n, index in enumerate(indexes, start=1)}
@@ -389,45 +314,6 @@ def _add_text(
         result.doubts.append(Doubtful(name, this.line, this.number, onto.number, doubt.joined, doubt.score,
                                       fingerprints[number], position, this.text))
     return len(groups)
-
-
-#: The median abstract's length in the corpora (layout.py): what a runaway paragraph is counted in.
-_MEDIAN_CHARS = 1110
-
-
-def _runaway(paragraph: Paragraph, name: str, max_chars: int) -> Problem | None:
-    """Return the problem of a paragraph that holds many abstracts, or is longer than `max_chars`; else None."""
-    many = many_abstracts(paragraph.text)
-    if many:
-        guess = max(2, round(len(paragraph.text) / _MEDIAN_CHARS))
-        return Problem("error", name, paragraph.line, f"paragraph {paragraph.number} is {many}, "
-                       f"about {guess:,} abstracts ({LONGEST}): abstracts need a blank line, or a line each, "
-                       "between them", kind="too-long", lost=guess)
-    if max_chars and len(paragraph.text) > max_chars:
-        return Problem("error", name, paragraph.line,
-                       f"paragraph {paragraph.number}: {too_long(len(paragraph.text), max_chars)}", kind="too-long",
-                       lost=1)
-    return None
-
-
-def _within_bounds(
-    groups: list[list[int]], joins: list, texts: list[str], max_chars: int, alone: set[int],
-) -> tuple[list[list[int]], list]:
-    """Undo the joins of a group whose abstract would be past the bounds (its paragraphs stand alone), and
-    the joins of the paragraphs in `alone` (one abstract a line: each starts its own group)."""
-    undone: set[int] = set()
-    bounded: list[list[int]] = []
-    for whole in groups:
-        cuts = [n for n, index in enumerate(whole) if n and index in alone]
-        undone.update(whole[n] for n in cuts)
-        for indexes in (whole[a:b] for a, b in zip([0, *cuts], [*cuts, len(whole)], strict=True)):
-            joined = PARAGRAPH_BREAK.join(texts[i] for i in indexes)
-            if len(indexes) > 1 and ((max_chars and len(joined) > max_chars) or many_abstracts(joined)):
-                bounded.extend([i] for i in indexes)
-                undone.update(indexes[1:])
-            else:
-                bounded.append(indexes)
-    return bounded, [joined for joined in joins if joined.index not in undone]
 
 
 def stream_lines(handle, name: str) -> Iterator[str]:

@@ -2,9 +2,11 @@
 
 Three layouts are read: abstracts separated by blank lines, each on one line
 or hard-wrapped over several; and one abstract a line with no blank line
-between them. A line wider than any hard wrap is never a wrapped line, so a
-break before or after it ends a paragraph; a block made mostly of such lines
-is one abstract a line.
+between them. The lines of a block (lines with no blank line between them)
+are joined into one paragraph, as hard wraps and the line breaks some
+abstracts hold, unless the block is one abstract a line: mostly lines wider
+than any hard wrap, and the whole file (no blank-line structure), or more lines
+than any real abstract holds, or too long to be one abstract.
 
 The bounds are measured on the 104,015 abstracts of ../shared/corpora (the
 four files, run `python bench/abstract_bounds.py`): the median abstract has
@@ -22,6 +24,9 @@ from collections.abc import Sequence
 #: A line at least this long is not a hard-wrapped line (wraps are 60-130 characters; 99.9% of the
 #: corpora's abstracts are longer than 269 characters, so one abstract a line gives such lines).
 LONG_LINE = 200
+#: A block of mostly long lines with at least this many lines is one abstract a line: real abstracts
+#: break a block over at most 8 such lines (711 of the corpora's abstracts have 2 to 8).
+MANY_LINES = 10
 #: A paragraph longer than this, or with more sentences, holds many abstracts (over twice the longest
 #: real abstract, 4,650 characters; 1.7 times the most sentences of one, 35).
 MAX_CHARS = 10_000
@@ -47,20 +52,23 @@ def many_abstracts(text: str) -> str | None:
     return None
 
 
-def one_abstract_a_line(lines: Sequence[str]) -> bool:
-    """Return True when a block of lines (no blank line between them) is mostly lines no hard wrap makes."""
+def _mostly_long(lines: Sequence[str]) -> bool:
     return len(lines) > 1 and sum(len(line.strip()) >= LONG_LINE for line in lines) * 2 > len(lines)
 
 
-def line_breaks(lines: Sequence[str]) -> list[bool]:
-    """Return, for each line of a block after the first, whether a new paragraph starts at it.
+def one_abstract_a_line(blocks: Sequence[Sequence[str]]) -> list[bool]:
+    """Return, for each block of a file's lines (lines with no blank line between them), whether it is
+    written one abstract a line; else its lines are one paragraph.
 
-    Hard-wrapped lines join; a long line stands alone; a block mostly of long lines is one abstract a line.
+    A block of mostly long lines is, when it is the file's only block of more than one short line (no
+    blank-line structure), or has MANY_LINES lines or more, or is too long for one abstract together.
     """
-    if one_abstract_a_line(lines):
-        return [True] * (len(lines) - 1)
-    long = [len(line.strip()) >= LONG_LINE for line in lines]
-    return [long[i] or long[i + 1] for i in range(len(lines) - 1)]
+    body = [block for block in blocks if len(block) > 1 or len(block[0].strip()) >= LONG_LINE]
+    return [
+        _mostly_long(block)
+        and (len(body) == 1 or len(block) >= MANY_LINES or many_abstracts(" ".join(block)) is not None)
+        for block in blocks
+    ]
 
 
 def has_case(paragraphs: Sequence[str]) -> bool:
