@@ -34,6 +34,7 @@ MAX_SENTENCES = 60
 #: What the corpora's longest abstract measures, for the error that names the bound.
 LONGEST = "the 104,015 real abstracts measured have at most 4,650 characters and 35 sentences"
 
+_END_MARKS = ".!?\u3002\uff01\uff1f"
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f]+(?=[\s\"')\]\u201d\u2019]|$)")
 _FIRST_CASED = re.compile(r"[^\W\d_]")
 
@@ -47,7 +48,8 @@ def many_abstracts(text: str) -> str | None:
     """Return why a paragraph holds many abstracts (too long, too many sentences), or None."""
     if len(text) > MAX_CHARS:
         return f"{len(text):,} characters long"
-    if len(text) > LONG_LINE and (count := sentence_count(text)) > MAX_SENTENCES:
+    # Counting the end marks first is a hundred times quicker, and almost no abstract has 60 of them.
+    if sum(text.count(mark) for mark in _END_MARKS) > MAX_SENTENCES and (count := sentence_count(text)) > MAX_SENTENCES:
         return f"{count} sentences long"
     return None
 
