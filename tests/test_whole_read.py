@@ -217,6 +217,9 @@ def test_a_cut_off_json_file_stops_naming_file_line_and_reason(tmp_path: Path) -
     assert "Left out 1 file not read whole (--skip-bad): about 5 abstracts lost" in skipped.output
     strict = run("check", str(folder), "--project", str(tmp_path), "--skip-bad", "--strict")
     assert strict.exit_code == 1
+    (folder / "good.json").unlink()
+    alone = run("check", str(folder), "--project", str(tmp_path), "--skip-bad")
+    assert alone.exit_code == 1 and "no abstracts found in in/cut.json (not valid JSON" in alone.output
 
 
 def test_a_broken_csv_quote_stops_and_counts_every_record_of_the_file(tmp_path: Path) -> None:

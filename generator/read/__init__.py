@@ -363,7 +363,8 @@ def _add(result: ReadResult, seen: dict[str, int], paper: Paper) -> None:
 
 def no_abstracts(result: ReadResult) -> str:
     """Return the error for sources that gave no abstract, naming the files and why."""
-    said = {p.file: p.message for p in result.problems if p.level == "warning" and p.file in result.files}
+    said = {p.file: p.message for p in result.problems
+            if (p.level == "warning" or p.kind == "bad-file") and p.file in result.files}
     bare = Counter(p.file for p in result.problems if p.kind == "no-abstract")
     for name, count in bare.items():
         said.setdefault(name, f"{count} records without an abstract")
