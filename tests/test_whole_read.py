@@ -77,6 +77,19 @@ def test_an_oai_pmh_harvest_of_arxiv_gives_each_record_in_each_metadata_format()
     assert dublin[0].source_url == "http://arxiv.org/abs/2304.40001" and dublin[0].date == "2023-04-03"
 
 
+def test_a_harvest_saved_without_its_format_element_is_read_as_dublin_core(tmp_path: Path) -> None:
+    # As a harvesting script saves it: its own <ListRecords> root, the fields right under <metadata>.
+    records = "".join(
+        f"<record><header><identifier>oai:arXiv.org:hep-th/94060{n}</identifier></header><metadata>"
+        f"<title>{p['title']}</title><description>  {p['abstract']}\n</description><date>1994-06-0{n + 1}</date>"
+        "</metadata></record>" for n, p in enumerate(GOOD[:3]))
+    write_tree(tmp_path, {"arXiv-meta-1994.xml": f'<?xml version="1.0" encoding="utf-8"?><ListRecords>{records}'
+                          "</ListRecords>"})
+    result = read_sources([tmp_path / "arXiv-meta-1994.xml"], Settings(project_dir=tmp_path))
+    assert [p.title for p in result.papers] == [p["title"] for p in GOOD[:3]]
+    assert result.papers[0].source_id == "oai:arXiv.org:hep-th/940600" and result.papers[2].date == "1994-06-03"
+
+
 def test_xml_without_entries_says_what_was_looked_for(tmp_path: Path) -> None:
     write_tree(tmp_path, {"other.xml": "<rss><channel><item><title>x</title></item></channel></rss>"})
     result = read_sources([tmp_path / "other.xml"], Settings(project_dir=tmp_path))
