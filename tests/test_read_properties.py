@@ -180,3 +180,34 @@ def test_any_abstract_text_gives_records_or_a_clear_error(fmt: str) -> None:
         read_or_error(fmt, _one_record(fmt, abstract), skip_bad=False)
 
     check()
+
+
+_BOMB = ('<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa">'
+         + "".join(f'<!ENTITY {b} "{("&" + a + ";") * 10}">' for a, b in zip("abcdefgh", "bcdefghi", strict=True))
+         + ']><feed><entry><summary>&i;</summary></entry></feed>')
+
+
+@pytest.mark.parametrize(("fmt", "data", "said"), [
+    pytest.param("json", b"[" * 100_000 + b"]" * 100_000, "not valid JSON", id="json-nested-too-deep"),
+    pytest.param("json", b'[{"abstract": "We study x.", "year": ' + b"1" * 5000 + b"}]", "not valid JSON",
+                 id="json-number-too-long"),
+    pytest.param("jsonl", b'{"abstract": "We study x.", "year": ' + b"1" * 5000 + b"}", "",
+                 id="jsonl-number-too-long"),
+    pytest.param("arxiv", _BOMB.encode(), "not valid XML", id="xml-entity-bomb"),
+    pytest.param("csv", b'title,abstract\nT,"' + b"x" * 200_000 + b'"\n', "a runaway field", id="csv-field-too-long"),
+    pytest.param("bib", b"@article{k, title={T}, abstract={See \\href(https://a.org)(https://a.org) now.}}", "",
+                 id="bib-href-without-braces"),
+    pytest.param("jsonl", json.dumps({"abstract": "We study x. " * 200_000}).encode(), "max_abstract_chars",
+                 id="runaway-abstract"),
+])
+def test_hostile_inputs_give_records_or_a_one_line_error(fmt: str, data: bytes, said: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"input.{SUFFIX[fmt]}"
+        path.write_bytes(data)
+        try:
+            result = read_sources([path], Settings(project_dir=Path(tmp), input_format=fmt))
+        except DigestError as error:
+            assert said and said in str(error), str(error)
+            return
+    assert not said, f"expected an error saying {said!r}"
+    assert result.papers or [p for p in result.problems if p.level == "error"]

@@ -97,10 +97,7 @@ def _csv(text: str | Iterable[str], name: str, delimiter: str = ",") -> Iterator
         except csv.Error as exc:
             # csv's strict reader cannot find the next record: the file is not read whole.
             after = _rows([*tape.kept[1:], *tape.rest], delimiter)
-            reason = ("a quote opened in it is never closed (read to the end of the file)"
-                      if "unexpected end of data" in str(exc) else str(exc))
-            raise BadFile(name, start, f"broken CSV quoting in record {index + 1}: {reason}",
-                          index + 1 + after) from None
+            raise BadFile(name, start, _csv_reason(exc, index + 1), index + 1 + after) from None
         index += 1
         if None in row:
             extra = row.pop(None)
@@ -110,6 +107,16 @@ def _csv(text: str | Iterable[str], name: str, delimiter: str = ",") -> Iterator
             yield Problem("error", name, start, f"record {index}: fewer fields than the header has columns")
             continue
         yield RawRecord(row, index, start)
+
+
+def _csv_reason(exc: csv.Error, number: int) -> str:
+    """Say why the CSV reader stopped at record `number`."""
+    said = str(exc)
+    if "field larger than field limit" in said:
+        return f"record {number}: a field longer than {csv.field_size_limit():,} characters (a runaway field)"
+    if "unexpected end of data" in said:
+        said = "a quote opened in it is never closed (read to the end of the file)"
+    return f"broken CSV quoting in record {number}: {said}"
 
 
 def _rows(lines: list[str], delimiter: str) -> int:
