@@ -58,9 +58,10 @@ def main() -> None:
     for row in sorted(rows, reverse=True)[:5]:
         print(f"  {row[0]:,}  {row[1]}  {row[2]}  {row[3]}")
     past = [r for r in rows if r[0] > MAX_CHARS or r[1] > MAX_SENTENCES]
-    print(f"past the text bounds ({MAX_CHARS:,} characters or {MAX_SENTENCES} sentences): {len(past)}; "
+    print(f"past the layout bounds ({MAX_CHARS:,} characters or {MAX_SENTENCES} sentences): {len(past)}; "
           f"past max_abstract_chars ({Settings.max_abstract_chars:,}): "
-          f"{sum(r[0] > Settings.max_abstract_chars for r in rows)}")
+          f"{sum(r[0] > Settings.max_abstract_chars for r in rows)}; past max_abstract_sentences "
+          f"({Settings.max_abstract_sentences}): {sum(r[1] > Settings.max_abstract_sentences for r in rows)}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from generator.cli import main
 from generator.errors import DigestError, SettingsError
 from generator.read import read_sources
 from generator.read.grouping import group
-from generator.read.layout import MAX_CHARS, has_case
+from generator.read.layout import has_case
 from generator.settings import Settings, load_settings
 from tests.conftest import FIXTURES, snapshot, write_tree
 
@@ -178,11 +178,14 @@ def test_a_source_without_case_is_never_joined_on_a_lowercase_start() -> None:
 
 def test_many_abstracts_on_one_line_stop_the_read_naming_file_and_line(tmp_path: Path) -> None:
     run_on = " ".join(f"{p['abstract']} Variant {n}." for n in range(3) for p in GOOD)
-    assert len(run_on) > MAX_CHARS
     write_tree(tmp_path, {"digest.txt": f"Workshop 2019\n\n{GOOD[0]['abstract']}\n\n{run_on}\n"})
-    with pytest.raises(DigestError, match=r"digest\.txt:5: paragraph 2 is 1\d,\d{3} characters long, about 1\d "
+    with pytest.raises(DigestError, match=r"digest\.txt:5: paragraph 2 is 90 sentences long, about 10 "
                        r"abstracts \(the 104,015 real abstracts measured have at most 4,650 characters"):
         read_sources([tmp_path / "digest.txt"], Settings(project_dir=tmp_path))
+    # Twice as long again: past max_abstract_chars (20,000) too, said first.
+    write_tree(tmp_path, {"long.txt": f"{run_on} {run_on}\n"})
+    with pytest.raises(DigestError, match=r"long\.txt:1: paragraph 1 is 2\d,\d{3} characters long"):
+        read_sources([tmp_path / "long.txt"], Settings(project_dir=tmp_path))
     left = read_sources([tmp_path / "digest.txt"], Settings(project_dir=tmp_path, skip_bad=True))
     assert [p.abstract for p in left.papers] == [GOOD[0]["abstract"]]
     assert [p.kind for p in left.problems] == ["too-long"]
@@ -197,11 +200,11 @@ def test_a_runaway_abstract_stops_the_build_unless_the_setting_allows_it(tmp_pat
                                                   (GOOD[1]["abstract"], huge))})
     result = run("check", str(tmp_path / "in"), "--project", str(tmp_path))
     assert result.exit_code == 1
-    assert "in/p.jsonl:2: record 2: the abstract is 27,039 characters long" in result.output and "max_abstract_chars (20,000)" in result.output
+    assert "in/p.jsonl:2: record 2: the abstract is 27,039 characters long, more than max_abstract_chars (20,000)" in result.output
     skipped = run("check", str(tmp_path / "in"), "--project", str(tmp_path), "--skip-bad")
     assert skipped.exit_code == 0 and "1 abstracts in 1 files" in skipped.output
     assert "Left out 1 runaway abstract (--skip-bad): about 1 abstract lost" in skipped.output
-    write_tree(tmp_path, {"paper-digest.toml": "max_abstract_chars = 30_000\n"})
+    write_tree(tmp_path, {"paper-digest.toml": "max_abstract_chars = 30_000\nmax_abstract_sentences = 400\n"})
     assert "2 abstracts in 1 files" in run("check", str(tmp_path / "in"), "--project", str(tmp_path)).output
 
 

@@ -244,10 +244,10 @@ def _read_file(
             # Large exports are read line by line: the file is never held whole in memory.
             with path.open("rb") as handle:
                 for item in iter_records(name, fmt.name, stream_lines(handle, name)):
-                    papers += _convert(items, item, name, collection, settings.max_abstract_chars)
+                    papers += _convert(items, item, name, collection, settings)
         else:
             for item in iter_records(name, fmt.name, decode(path.read_bytes(), name)):
-                papers += _convert(items, item, name, collection, settings.max_abstract_chars)
+                papers += _convert(items, item, name, collection, settings)
     except BadFile as bad:
         # What was read before the break counts, when the reader could not count the file.
         raise BadFile(name, bad.line, bad.reason, max(bad.seen, papers)) from None
@@ -265,14 +265,14 @@ def _add_text(
 ) -> int:
     """Add a text digest's abstracts: its paragraphs, each joined to the one before when it goes on from it.
 
-    A paragraph past the bounds (layout.many_abstracts, `max_abstract_chars`) is reported, not added; joins
+    A paragraph past the bounds (`max_abstract_chars`, `max_abstract_sentences`) is reported, not added; joins
     that would make an abstract past them are undone. Return how many papers were added.
     """
     kept = []
     for paragraph in paragraphs:
         if not has_words(paragraph.text):
             result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
-        elif past := runaway(paragraph, name, settings.max_abstract_chars):
+        elif past := runaway(paragraph, name, settings.max_abstract_chars, settings.max_abstract_sentences):
             result.problems.append(past)
         else:
             kept.append(paragraph)
@@ -284,7 +284,8 @@ def _add_text(
         else ([[i] for i in range(len(kept))], [])
     )
     alone = {i for i, paragraph in enumerate(kept) if paragraph.alone}
-    groups, joins = within_bounds(groups, joins, texts, settings.max_abstract_chars, alone)
+    groups, joins = within_bounds(groups, joins, texts, settings.max_abstract_chars, settings.max_abstract_sentences,
+                                  alone)
     doubts = [doubt for doubt in doubts if doubt.index not in alone]
     place: dict[int, tuple[int, int]] = {index: (g, n) for g, indexes in enumerate(groups)
                                          for n, index in enumerate(indexes, start=1)}
@@ -329,13 +330,14 @@ def stream_lines(handle, name: str) -> Iterator[str]:
 
 
 def _convert(items: list[Paper | Problem], item: RawRecord | Problem, name: str, collection: str,
-             max_chars: int) -> int:
+             settings: Settings) -> int:
     """Append a record's paper, or its problem, to `items`; return 1 for a paper, else 0."""
     if isinstance(item, Problem):
         items.append(item)
         return 0
     try:
-        values, source = to_paper(item, name, collection, max_chars=max_chars)
+        values, source = to_paper(item, name, collection, max_chars=settings.max_abstract_chars,
+                                  max_sentences=settings.max_abstract_sentences)
     except (ValueError, TypeError) as exc:
         kind = "no-abstract" if isinstance(exc, NoAbstract) else "too-long" if isinstance(exc, TooLong) else ""
         items.append(Problem("error", name, item.line or None, f"record {item.index}: {exc}"

@@ -15,7 +15,6 @@ from ..model import Problem
 from .hyphenation import dehyphenate
 from .layout import LONGEST, many_abstracts, one_abstract_a_line
 from .paragraphs import PARAGRAPH_BREAK
-from .records import too_long
 
 # Words after a collection name in a header line: "ICLR 2026 Papers", "... 论文列表".
 _HEADER_SUFFIX = re.compile(
@@ -107,23 +106,20 @@ def parse_digest(text: str, default_collection: str) -> tuple[str, list[Paragrap
 _MEDIAN_CHARS = 1110
 
 
-def runaway(paragraph: Paragraph, name: str, max_chars: int) -> Problem | None:
-    """Return the problem of a paragraph that holds many abstracts, or is longer than `max_chars`; else None."""
-    many = many_abstracts(paragraph.text)
-    if many:
-        guess = max(2, round(len(paragraph.text) / _MEDIAN_CHARS))
-        return Problem("error", name, paragraph.line, f"paragraph {paragraph.number} is {many}, "
-                       f"about {guess:,} abstracts ({LONGEST}): abstracts need a blank line, or a line each, "
-                       "between them", kind="too-long", lost=guess)
-    if max_chars and len(paragraph.text) > max_chars:
-        return Problem("error", name, paragraph.line,
-                       f"paragraph {paragraph.number}: {too_long(len(paragraph.text), max_chars)}", kind="too-long",
-                       lost=1)
-    return None
+def runaway(paragraph: Paragraph, name: str, max_chars: int, max_sentences: int) -> Problem | None:
+    """Return the problem of a paragraph that holds many abstracts (more than `max_chars` characters or
+    `max_sentences` sentences: the settings max_abstract_chars and max_abstract_sentences); else None."""
+    many = many_abstracts(paragraph.text, max_chars, max_sentences)
+    if many is None:
+        return None
+    guess = max(2, round(len(paragraph.text) / _MEDIAN_CHARS))
+    return Problem("error", name, paragraph.line, f"paragraph {paragraph.number} is {many}, about {guess:,} "
+                   f"abstracts ({LONGEST}): abstracts need a blank line, or a line each, between them (or raise "
+                   "max_abstract_chars, max_abstract_sentences)", kind="too-long", lost=guess)
 
 
 def within_bounds(
-    groups: list[list[int]], joins: list, texts: list[str], max_chars: int, alone: set[int],
+    groups: list[list[int]], joins: list, texts: list[str], max_chars: int, max_sentences: int, alone: set[int],
 ) -> tuple[list[list[int]], list]:
     """Undo the joins of a group whose abstract would be past the bounds (its paragraphs stand alone), and
     the joins of the paragraphs in `alone` (one abstract a line: each starts its own group)."""
@@ -134,7 +130,7 @@ def within_bounds(
         undone.update(whole[n] for n in cuts)
         for indexes in (whole[a:b] for a, b in zip([0, *cuts], [*cuts, len(whole)], strict=True)):
             joined = PARAGRAPH_BREAK.join(texts[i] for i in indexes)
-            if len(indexes) > 1 and ((max_chars and len(joined) > max_chars) or many_abstracts(joined)):
+            if len(indexes) > 1 and many_abstracts(joined, max_chars, max_sentences):
                 bounded.extend([i] for i in indexes)
                 undone.update(indexes[1:])
             else:

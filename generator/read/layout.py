@@ -27,8 +27,9 @@ LONG_LINE = 200
 #: A block of mostly long lines with at least this many lines is one abstract a line: real abstracts
 #: break a block over at most 8 such lines (711 of the corpora's abstracts have 2 to 8).
 MANY_LINES = 10
-#: A paragraph longer than this, or with more sentences, holds many abstracts (over twice the longest
-#: real abstract, 4,650 characters; 1.7 times the most sentences of one, 35).
+#: A block of lines longer than this, or with more sentences, is too long to be one abstract (over twice
+#: the longest real abstract, 4,650 characters; 1.7 times the most sentences of one, 35). A paragraph is
+#: held to the settings max_abstract_chars and max_abstract_sentences.
 MAX_CHARS = 10_000
 MAX_SENTENCES = 60
 #: What the corpora's longest abstract measures, for the error that names the bound.
@@ -44,13 +45,14 @@ def sentence_count(text: str) -> int:
     return len(_SENTENCE_END.findall(text))
 
 
-def many_abstracts(text: str) -> str | None:
-    """Return why a paragraph holds many abstracts (too long, too many sentences), or None."""
-    if len(text) > MAX_CHARS:
+def many_abstracts(text: str, max_chars: int = MAX_CHARS, max_sentences: int = MAX_SENTENCES) -> str | None:
+    """Return why a text holds many abstracts (more than `max_chars` characters or `max_sentences`
+    sentences), or None."""
+    if len(text) > max_chars:
         return f"{len(text):,} characters long"
     # Counting the end marks first is a hundred times quicker, and almost no abstract has 60 of them.
-    if sum(text.count(mark) for mark in _END_MARKS) > MAX_SENTENCES and (count := sentence_count(text)) > MAX_SENTENCES:
-        return f"{count} sentences long"
+    if sum(text.count(mark) for mark in _END_MARKS) > max_sentences and (count := sentence_count(text)) > max_sentences:
+        return f"{count:,} sentences long"
     return None
 
 

@@ -21,6 +21,7 @@ from ..model import Paper, Problem, Source
 from ..text import to_plain
 from .feeds import read_feed
 from .jsonfile import json_reason, read_json
+from .layout import many_abstracts
 from .raw import ALIASES, RawRecord, lookup
 from .raw import lowered as _lowered
 
@@ -184,11 +185,11 @@ def _doi_url(doi: str) -> str:
 
 
 def to_paper(
-    record: RawRecord, name: str, collection: str, unit: str = "record", max_chars: int = 0,
+    record: RawRecord, name: str, collection: str, unit: str = "record", max_chars: int = 0, max_sentences: int = 0,
 ) -> tuple[dict[str, Any], Source]:
     """Map a record's fields to Paper fields; raise ValueError or TypeError with the reason.
 
-    An abstract longer than `max_chars` (when set) raises TooLong.
+    An abstract longer than `max_chars` characters or `max_sentences` sentences (when set) raises TooLong.
     """
     fields = _lowered(record.fields)
     abstract = lookup(fields, "abstract")
@@ -198,7 +199,9 @@ def to_paper(
     if not re.search(r"\w", abstract):
         raise ValueError("the abstract has no words")
     if max_chars and len(abstract) > max_chars:
-        raise TooLong(too_long(len(abstract), max_chars))
+        raise TooLong(too_long(f"{len(abstract):,} characters long", "max_abstract_chars", max_chars))
+    if max_sentences and (many := many_abstracts(abstract, len(abstract), max_sentences)):
+        raise TooLong(too_long(many, "max_abstract_sentences", max_sentences))
     year = year_in(_optional_text(fields, "year"))
     venue = _optional_text(fields, "venue")
     if venue and year and year not in venue:
@@ -221,11 +224,10 @@ def to_paper(
     return values, Source(name, record.index, record.line, unit)
 
 
-def too_long(chars: int, limit: int) -> str:
-    """Say that an abstract of `chars` characters is over the `max_abstract_chars` setting."""
-    return (f"the abstract is {chars:,} characters long, more than max_abstract_chars ({limit:,}): a runaway "
-            "field (a whole paper, or many abstracts in one); fix the record, raise the setting, or pass "
-            "--skip-bad to leave it out")
+def too_long(size: str, setting: str, limit: int) -> str:
+    """Say that an abstract `size` long ("27,039 characters long") is over `setting` (its value `limit`)."""
+    return (f"the abstract is {size}, more than {setting} ({limit:,}): a runaway field (a whole paper, or many "
+            "abstracts in one); fix the record, raise the setting, or pass --skip-bad to leave it out")
 
 
 def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:
