@@ -101,8 +101,8 @@ class Settings:
     #: build. Above the longest record of the corpora (16,262 characters, a paper's whole text; the longest
     #: real abstract has 4,650).
     max_abstract_chars: int = 20_000
-    #: Most sentences in an abstract; more (a whole paper, many abstracts run together) stops the build. Above
-    #: the most of any real abstract in the corpora (35; the 99.99th percentile has 22).
+    #: Most sentences in a text digest's paragraph; more (many abstracts run together, a whole paper) stops the
+    #: build. Above the most of any real abstract in the corpora (35; the 99.99th percentile has 22).
     max_abstract_sentences: int = 60
 
     def search_engine(self, paper_count: int) -> str:

@@ -336,8 +336,7 @@ def _convert(items: list[Paper | Problem], item: RawRecord | Problem, name: str,
         items.append(item)
         return 0
     try:
-        values, source = to_paper(item, name, collection, max_chars=settings.max_abstract_chars,
-                                  max_sentences=settings.max_abstract_sentences)
+        values, source = to_paper(item, name, collection, max_chars=settings.max_abstract_chars)
     except (ValueError, TypeError) as exc:
         kind = "no-abstract" if isinstance(exc, NoAbstract) else "too-long" if isinstance(exc, TooLong) else ""
         items.append(Problem("error", name, item.line or None, f"record {item.index}: {exc}"

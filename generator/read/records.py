@@ -21,7 +21,6 @@ from ..model import Paper, Problem, Source
 from ..text import to_plain
 from .feeds import read_feed
 from .jsonfile import json_reason, read_json
-from .layout import many_abstracts
 from .raw import ALIASES, RawRecord, lookup
 from .raw import lowered as _lowered
 
@@ -185,11 +184,12 @@ def _doi_url(doi: str) -> str:
 
 
 def to_paper(
-    record: RawRecord, name: str, collection: str, unit: str = "record", max_chars: int = 0, max_sentences: int = 0,
+    record: RawRecord, name: str, collection: str, unit: str = "record", max_chars: int = 0,
 ) -> tuple[dict[str, Any], Source]:
     """Map a record's fields to Paper fields; raise ValueError or TypeError with the reason.
 
-    An abstract longer than `max_chars` characters or `max_sentences` sentences (when set) raises TooLong.
+    An abstract longer than `max_chars` characters (when set) raises TooLong. (A record is one abstract:
+    sentences are counted only where paragraphs may hold many, in text digests.)
     """
     fields = _lowered(record.fields)
     abstract = lookup(fields, "abstract")
@@ -200,8 +200,6 @@ def to_paper(
         raise ValueError("the abstract has no words")
     if max_chars and len(abstract) > max_chars:
         raise TooLong(too_long(f"{len(abstract):,} characters long", "max_abstract_chars", max_chars))
-    if max_sentences and (many := many_abstracts(abstract, len(abstract), max_sentences)):
-        raise TooLong(too_long(many, "max_abstract_sentences", max_sentences))
     year = year_in(_optional_text(fields, "year"))
     venue = _optional_text(fields, "venue")
     if venue and year and year not in venue:
