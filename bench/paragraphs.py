@@ -52,9 +52,10 @@ def load(path: Path, part: str) -> list[str]:
 
 
 def keys(abstract: str) -> list[str]:
-    """Return the normalised words of each paragraph of an abstract, as the reader splits it (CR line ends too)."""
+    """Return the normalised words of each paragraph of an abstract, as the reader splits it among many
+    (CR line ends too; alone in a file, a record of long lines would read one abstract a line)."""
     text = decode(abstract.encode("utf-8"), "record")
-    return [k for k in (dedupe_key(p.text) for p in split_paragraphs(text)) if k]
+    return [k for k in (dedupe_key(p.text) for p in split_paragraphs(text, layouts=False)) if k]
 
 
 def measure(name: str, abstracts: list[str], folder: Path, examples: int, join: bool = True) -> None:

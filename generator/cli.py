@@ -38,6 +38,11 @@ _locked_option = click.option(
 _strict_option = click.option(
     "--strict", is_flag=True, default=None, help="Treat any skipped or suspicious input as an error."
 )
+_skip_bad_option = click.option(
+    "--skip-bad", is_flag=True, default=None,
+    help="Publish without a file that cannot be read whole (cut off, broken quoting, not XML) or an abstract "
+    "past the bounds, counting what is left out; without it either stops the build.",
+)
 _sources_argument = click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
 _format_option = click.option(
     "--format",
@@ -49,9 +54,10 @@ _format_option = click.option(
 
 
 def _generate_options(command):
-    """Add the options `generate` and `build` share: SOURCES, --project, --strict, --format, --collection, --locked."""
-    for option in (_locked_option, _collection_option, _format_option, _strict_option, _project_option,
-                   _sources_argument):
+    """Add the options `generate` and `build` share: SOURCES, --project, --strict, --skip-bad, --format,
+    --collection, --locked."""
+    for option in (_locked_option, _collection_option, _format_option, _skip_bad_option, _strict_option,
+                   _project_option, _sources_argument):
         command = option(command)
     return command
 
@@ -94,12 +100,13 @@ def _run_generate(
 @main.command("generate")
 @_generate_options
 def generate_command(
-    sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, input_format: str | None,
-    collection: str | None, locked: bool,
+    sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, skip_bad: bool | None,
+    input_format: str | None, collection: str | None, locked: bool,
 ) -> None:
     """Write the Markdown pages and papers.json into the docs dir (no site build)."""
     started = time.perf_counter()
-    settings = load_project(find_project(project_dir), strict=strict, input_format=input_format, collection=collection)
+    settings = load_project(find_project(project_dir), strict=strict, skip_bad=skip_bad, input_format=input_format,
+                            collection=collection)
     print_summary(_run_generate(sources, settings, locked=locked), started, _shown["verbose"])
 
 
@@ -121,15 +128,15 @@ def generate_command(
     "e.g. \"$GITHUB_STEP_SUMMARY\".",
 )
 def build_command(
-    sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, input_format: str | None,
-    collection: str | None, locked: bool, force: bool,
+    sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, skip_bad: bool | None,
+    input_format: str | None, collection: str | None, locked: bool, force: bool,
     site_engine: str | None, site_url: str | None, summary_file: Path | None,
 ) -> None:
     """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs (or Zensical)."""
     started = time.perf_counter()
     settings = load_project(
-        find_project(project_dir), strict=strict, input_format=input_format, collection=collection,
-        site_engine=site_engine, site_url=site_url,
+        find_project(project_dir), strict=strict, skip_bad=skip_bad, input_format=input_format,
+        collection=collection, site_engine=site_engine, site_url=site_url,
     )
     check_engine(settings)  # a missing engine stops the build before any work
     # The search index of an incremental build starts while the pages render.
@@ -153,19 +160,21 @@ _NAMED_COLLECTIONS = 8
 @_sources_argument
 @_project_option
 @_strict_option
+@_skip_bad_option
 @_format_option
 @_collection_option
 def check_command(
-    sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, input_format: str | None,
-    collection: str | None,
+    sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, skip_bad: bool | None,
+    input_format: str | None, collection: str | None,
 ) -> None:
     """Read SOURCES (default: the project's) and report counts, duplicates and problems.
 
-    Exits as `build` would on the same input: 1 when there is no abstract, or with --strict when
-    anything was skipped or looks wrong; 0 otherwise.
+    Exits as `build` would on the same input: 1 when there is no abstract, when a file cannot be read
+    whole or an abstract is past the bounds (unless --skip-bad), or with --strict when anything was
+    skipped or looks wrong; 0 otherwise.
     """
-    settings = load_project(find_project(project_dir), site=False, strict=strict, input_format=input_format,
-                            collection=collection)
+    settings = load_project(find_project(project_dir), site=False, strict=strict, skip_bad=skip_bad,
+                            input_format=input_format, collection=collection)
     result = read_sources(sources_or_default(sources, settings), settings)
     lock, _ = load_lock(settings)
     if result.papers:
@@ -212,8 +221,10 @@ def diff_command(old: Path, new: Path, output: Path | None) -> None:
 @click.option("-a", "--dev-addr", default="127.0.0.1:8000", show_default=True, help="Address to serve on.")
 @click.option("--interval", default=1.0, show_default=True, help="Seconds between checks of the sources.")
 @_format_option
+@_skip_bad_option
 def serve_command(
-    sources: tuple[Path, ...], project_dir: Path | None, dev_addr: str, interval: float, input_format: str | None
+    sources: tuple[Path, ...], project_dir: Path | None, dev_addr: str, interval: float, input_format: str | None,
+    skip_bad: bool | None,
 ) -> None:
     """Preview the site with live reload; regenerate when a source file changes.
 
@@ -226,7 +237,7 @@ def serve_command(
     host, _, port = dev_addr.rpartition(":")
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise click.BadParameter(f"expected HOST:PORT, found {dev_addr!r}", param_hint="--dev-addr")
-    settings = load_project(find_project(project_dir), input_format=input_format)
+    settings = load_project(find_project(project_dir), input_format=input_format, skip_bad=skip_bad)
     report = _run_generate(sources, settings)
     paths = sources_or_default(sources, settings)
     if report.engine == "pagefind":

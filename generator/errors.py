@@ -32,3 +32,15 @@ class SettingsError(DigestError):
     def at(self, path: Path | None) -> SettingsError:
         """Return the same error, said of the settings file `path` (None: the command line)."""
         return SettingsError(self.setting, self.problem, path)
+
+
+class BadFile(DigestError):
+    """A source file that cannot be read whole (cut off, broken quoting, not XML): nothing of it is used.
+
+    `seen` counts the records with an abstract found in it, before the break and (where the
+    rest can be told apart) after it: what leaving the file out loses.
+    """
+
+    def __init__(self, file: str, line: int | None, reason: str, seen: int = 0) -> None:
+        self.file, self.line, self.reason, self.seen = file, line, reason, seen
+        super().__init__(f"{file}:{line}: {reason}" if line else f"{file}: {reason}")

@@ -218,6 +218,8 @@ class Problem:
     message: str
     #: What an "info" problem tells: "merged" (a duplicate abstract) or "joined" (a paragraph joined to the one before).
     kind: str = ""
+    #: The abstracts a "bad-file" or "too-long" problem leaves out (an estimate for a file not read whole).
+    lost: int = 0
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file

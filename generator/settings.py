@@ -98,6 +98,16 @@ class Settings:
     join_paragraphs: bool = True
     #: Turn every skipped or suspicious record into an error.
     strict: bool = False
+    #: Publish without a file that cannot be read whole (cut off, broken quoting, not XML) and without an
+    #: abstract past the bounds, counting what is left out; off: either stops the build.
+    skip_bad: bool = False
+    #: Longest abstract, in characters; a longer one (a whole paper, many abstracts run together) stops the
+    #: build. Above the longest record of the corpora (16,262 characters, a paper's whole text; the longest
+    #: real abstract has 4,650).
+    max_abstract_chars: int = 20_000
+    #: Most sentences in a text digest's paragraph; more (many abstracts run together, a whole paper) stops the
+    #: build. Above the most of any real abstract in the corpora (35; the 99.99th percentile has 22).
+    max_abstract_sentences: int = 60
 
     def search_engine(self, paper_count: int) -> str:
         """Return the search engine for a digest of `paper_count` papers."""
@@ -158,6 +168,8 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "pagefind_min_papers": (0, None),
     "search_part_size": (10, None),
     "workers": (0, None),
+    "max_abstract_chars": (1000, None),
+    "max_abstract_sentences": (10, None),
 }
 
 

@@ -11,7 +11,7 @@ from rich.table import Table
 from .identity import Lock, identify
 from .model import Paper
 from .pipeline import GenerateReport
-from .read import Problem, ReadResult
+from .read import STOPS, Problem, ReadResult
 from .read.corrections import doubtful_lines
 from .settings import Settings
 
@@ -66,7 +66,8 @@ def language_counts(papers: list[Paper]) -> str:
 
 def print_problems(problems: list[Problem], verbose: bool = False) -> None:
     """Print the input's problems: skipped records, warnings, merges, joins, splits and edits (-v: each one)."""
-    skipped = [p for p in problems if p.level == "error" and p.kind != "no-abstract"]
+    skipped = [p for p in problems if p.level == "error" and p.kind not in ("no-abstract", *STOPS)]
+    left_out = [p for p in problems if p.kind in STOPS]
     no_abstract = [p for p in problems if p.kind == "no-abstract"]
     bibtex = [p for p in problems if p.kind == "bibtex"]
     ignored = [p.file for p in problems if p.kind == "ignored"]
@@ -78,8 +79,20 @@ def print_problems(problems: list[Problem], verbose: bool = False) -> None:
     joined = [p for p in problems if p.kind == "joined"]
     edited = [p for p in problems if p.kind == "edited"]
     split = [p for p in problems if p.kind == "split"]
+    if left_out:
+        unread = sum(p.kind == "bad-file" for p in left_out)
+        runaway = len(left_out) - unread
+        what = " and ".join(part for part in (
+            f"{unread} {'file' if unread == 1 else 'files'} not read whole" if unread else "",
+            f"{runaway} runaway {'abstract' if runaway == 1 else 'abstracts'}" if runaway else "",
+        ) if part)
+        lost = sum(max(p.lost, 1) for p in left_out)
+        console.print(f"Left out {what} (--skip-bad): about {lost:,} {'abstract' if lost == 1 else 'abstracts'} "
+                      "lost:", markup=False)
+        for problem in left_out:
+            console.print(f"  {problem}", markup=False, highlight=False)
     if skipped:
-        console.print(f"Skipped {len(skipped)} bad records:")
+        console.print(f"Skipped {len(skipped)} bad {'record' if len(skipped) == 1 else 'records'}:")
         for problem in skipped:
             console.print(f"  {problem}", markup=False, highlight=False)
     for problem in warnings:

@@ -53,9 +53,9 @@ FOLDS = 3
 
 
 def record_paragraphs(abstract: str) -> list[str]:
-    """Return an abstract's paragraphs exactly as the text reader sees them (CR line ends included)."""
+    """Return an abstract's paragraphs exactly as the text reader sees them among many (CR line ends included)."""
     text = decode(abstract.encode("utf-8"), "record").strip()
-    return [p.text for p in split_paragraphs(text) if re.search(r"\w", p.text)]
+    return [p.text for p in split_paragraphs(text, layouts=False) if re.search(r"\w", p.text)]
 
 
 def load(paths: list[Path], part: str) -> list[list[str]]:

@@ -2,7 +2,13 @@
 
 The plain-text digest format: an optional header line naming the collection
 ("ICLR 2026 Papers", "ICLR 2026 论文列表"), then abstracts separated by one or
-more blank lines. Hard-wrapped lines inside an abstract are joined.
+more blank lines, or one abstract a line (layout.py). Hard-wrapped lines inside
+an abstract are joined.
+
+A file that cannot be read whole (cut off, broken quoting, not XML, not UTF-8)
+gives nothing: the run stops naming it, unless `skip_bad` leaves it out and
+counts the records lost. So does an abstract past the bounds (layout.py, the
+`max_abstract_chars` setting), unless `skip_bad` leaves that one out.
 """
 
 from __future__ import annotations
@@ -17,41 +23,30 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..cache import entry_key
-from ..errors import DigestError
+from ..errors import BadFile, DigestError
 from ..formats import SUFFIXES, format_of
 from ..model import Paper, Problem, Source
 from ..settings import Settings
+from .digest import (
+    Paragraph,
+    collection_from_header,
+    collection_from_stem,
+    join_lines,
+    parse_digest,
+    runaway,
+    split_paragraphs,
+    within_bounds,
+)
 from .grouping import Doubt, Memo, group
-from .hyphenation import dehyphenate
-from .metadata import name_from_stem, venue_collections
+from .layout import has_case
+from .metadata import venue_collections
 from .paragraphs import PARAGRAPH_BREAK
-from .records import NoAbstract, RawRecord, build_paper, iter_records, to_paper
+from .records import NoAbstract, RawRecord, TooLong, build_paper, iter_records, to_paper
+
+__all__ = ["Paragraph", "ReadResult", "collection_from_header", "collection_from_stem", "decode", "dedupe_key",
+           "join_lines", "paper_id", "parse_digest", "read_sources", "split_paragraphs"]
 
 log = logging.getLogger(__name__)
-
-#: File endings read as plain-text digests.
-
-# Words after a collection name in a header line: "ICLR 2026 Papers", "... 论文列表".
-_HEADER_SUFFIX = re.compile(
-    r"\s*[-:–—]?\s*(?:accepted\s+)?(?:papers?|paper\s+list|abstracts?|submissions?|"
-    r"digest|论文列表|论文|摘要|文章列表)\s*[:：]?\s*$",
-    re.IGNORECASE,
-)
-_BLANK_LINE = re.compile(r"\n[ \t\f\v\u00a0\u3000]*\n")
-_SPACE_CHARS = " \t\f\v\u00a0\u3000"
-_SPACES = re.compile(f"[{_SPACE_CHARS}]+")
-_HEADER_MAX_CHARS = 80
-
-
-@dataclass(frozen=True)
-class Paragraph:
-    """One blank-line-separated block of a digest file, already joined into one line."""
-
-    text: str
-    number: int
-    line: int
-    line_count: int = 1
-
 
 @dataclass(frozen=True)
 class Doubtful:
@@ -129,11 +124,9 @@ def has_words(abstract: str) -> bool:
 _WORD = re.compile(r"\w")
 
 
-def _not_utf8(file: str, line: int, offset: int, byte: int) -> DigestError:
-    return DigestError(
-        f"{file}:{line}: not valid UTF-8 at byte offset {offset} (byte 0x{byte:02x}); "
-        "save the file as UTF-8 and try again"
-    )
+def _not_utf8(file: str, line: int, offset: int, byte: int) -> BadFile:
+    return BadFile(file, line, f"not valid UTF-8 at byte offset {offset} (byte 0x{byte:02x}); "
+                   "save the file as UTF-8 and try again")
 
 
 def decode(data: bytes, file: str) -> str:
@@ -144,56 +137,6 @@ def decode(data: bytes, file: str) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise _not_utf8(file, line, exc.start, data[exc.start]) from exc
     return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def split_paragraphs(text: str) -> list[Paragraph]:
-    """Split digest text into paragraphs, joining hard-wrapped lines."""
-    paragraphs: list[Paragraph] = []
-    block: list[str] = []
-    first_line = 0
-    for number, line in enumerate([*text.split("\n"), ""], start=1):
-        if line.strip(_SPACE_CHARS):  # not blank
-            if not block:
-                first_line = number
-            block.append(line)
-        elif block:
-            paragraphs.append(Paragraph(join_lines(block), len(paragraphs) + 1, first_line, len(block)))
-            block = []
-    return paragraphs
-
-
-def join_lines(lines: list[str]) -> str:
-    """Join the lines of one paragraph into a single line of text."""
-    text = dehyphenate("\n".join(line.strip() for line in lines)).replace("\n", " ")
-    if "  " in text or any(char in text for char in _SPACE_CHARS[1:]):
-        text = _SPACES.sub(" ", text)
-    return text.strip()
-
-
-def collection_from_stem(stem: str) -> str:
-    """Return the collection a file's name gives: "nips2016" -> "NIPS 2016" (read/metadata.py: name_from_stem)."""
-    return name_from_stem(stem)
-
-
-def collection_from_header(line: str) -> str | None:
-    """Return the collection named by a header line, or None if it is an abstract."""
-    if len(line) > _HEADER_MAX_CHARS or line.endswith((".", "。", "!", "?")):
-        return None
-    name = _HEADER_SUFFIX.sub("", line).strip(" -:：")
-    if name != line or len(line.split()) <= 8:
-        return name or None
-    return None
-
-
-def parse_digest(text: str, default_collection: str) -> tuple[str, list[Paragraph]]:
-    """Parse digest text into its collection name and abstract paragraphs."""
-    paragraphs = split_paragraphs(text)
-    if paragraphs and paragraphs[0].line_count == 1:
-        # A header is a lone short line; an abstract is a sentence or more.
-        header = collection_from_header(paragraphs[0].text)
-        if header is not None:
-            return header, [replace(p, number=p.number - 1) for p in paragraphs[1:]]
-    return default_collection, paragraphs
 
 
 #: Files of a folder that are never read as sources, and not reported: they sit beside data.
@@ -244,25 +187,20 @@ def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | N
     for path in files:
         name = _display_name(path, settings)
         result.files.append(name)
-        fmt = format_of(path, settings.input_format)
-        before = len(result.papers)
-        collection = settings.default_collection or collection_from_stem(path.stem)
-        if not fmt.structured:
-            collection, paragraphs = parse_digest(decode(path.read_bytes(), name), collection)
-            _add_text(result, seen, paragraphs, name, collection, settings.join_paragraphs, memo,
-                      settings.forked_workers(len(paragraphs)))
-        elif fmt.streamed:
-            # Large exports are read line by line: the file is never held whole in memory.
-            with path.open("rb") as handle:
-                for item in iter_records(name, fmt.name, stream_lines(handle, name)):
-                    _take(result, seen, item, name, collection)
-        else:
-            for item in iter_records(name, fmt.name, decode(path.read_bytes(), name)):
-                _take(result, seen, item, name, collection)
-        if len(result.papers) == before and not any(p.file == name for p in result.problems):
+        try:
+            added = _read_file(result, seen, path, name, settings, memo)
+        except BadFile as bad:
+            lost = f"about {bad.seen:,} records" if bad.seen else "the records in it"
+            result.problems.append(Problem("error", name, bad.line, f"{bad.reason}; the file is not read ({lost})",
+                                           kind="bad-file", lost=bad.seen))
+            continue
+        if not added and not any(p.file == name for p in result.problems):
             empty = not path.stat().st_size or not path.read_bytes().strip()
             result.problems.append(Problem("warning", name, None, "the file is empty" if empty
                                            else "no abstracts in this file"))
+    stops = [p for p in result.problems if p.kind in STOPS]
+    if stops and not settings.skip_bad:
+        raise DigestError(stopped(stops))
     result.papers = venue_collections(result.papers)
     if settings.collection:
         result.papers = [replace(paper, collection=settings.collection) for paper in result.papers]
@@ -270,25 +208,87 @@ def read_sources(paths: Iterable[str | Path], settings: Settings, memo: Memo | N
     return result
 
 
+#: Problems that stop a run unless `skip_bad` is set: a file not read whole, an abstract past the bounds.
+STOPS = ("bad-file", "too-long")
+
+
+def stopped(stops: list[Problem]) -> str:
+    """Return the error that stops a run on bad files and runaway abstracts, naming each."""
+    lost = sum(max(p.lost, 1) for p in stops)
+    said = "1 problem in the input stops" if len(stops) == 1 else f"{len(stops)} problems in the input stop"
+    return (f"{said} the build (nothing was written; the previous site is as it was):\n"
+            + "\n".join(f"  {p}" for p in stops)
+            + f"\nFix the input, or pass --skip-bad (the setting skip_bad) to publish without it (about {lost:,} "
+            f"{'record' if lost == 1 else 'records'} left out).")
+
+
+def _read_file(
+    result: ReadResult, seen: dict[str, int], path: Path, name: str, settings: Settings, memo: Memo | None,
+) -> int:
+    """Read one file's abstracts into `result`, all or none: raise BadFile (adding nothing) when it breaks.
+
+    Return how many papers it gave (merged duplicates included).
+    """
+    fmt = format_of(path, settings.input_format)
+    collection = settings.default_collection or collection_from_stem(path.stem)
+    if not fmt.structured:
+        data = path.read_bytes()
+        try:
+            text = decode(data, name)
+        except BadFile as bad:
+            raise BadFile(name, bad.line, bad.reason, len(split_paragraphs(data.decode("utf-8", "replace")))) from None
+        collection, paragraphs = parse_digest(text, collection)
+        return _add_text(result, seen, paragraphs, name, collection, settings, memo)
+    items: list[Paper | Problem] = []
+    papers = 0
+    try:
+        if fmt.streamed:
+            # Large exports are read line by line: the file is never held whole in memory.
+            with path.open("rb") as handle:
+                for item in iter_records(name, fmt.name, stream_lines(handle, name)):
+                    papers += _convert(items, item, name, collection, settings)
+        else:
+            for item in iter_records(name, fmt.name, decode(path.read_bytes(), name)):
+                papers += _convert(items, item, name, collection, settings)
+    except BadFile as bad:
+        # What was read before the break counts, when the reader could not count the file.
+        raise BadFile(name, bad.line, bad.reason, max(bad.seen, papers)) from None
+    for found in items:
+        if isinstance(found, Problem):
+            result.problems.append(found)
+        else:
+            _add(result, seen, found)
+    return papers
+
+
 def _add_text(
-    result: ReadResult, seen: dict[str, int], paragraphs: list[Paragraph], name: str, collection: str, join: bool,
-    memo: Memo | None = None, workers: int = 0,
-) -> None:
+    result: ReadResult, seen: dict[str, int], paragraphs: list[Paragraph], name: str, collection: str,
+    settings: Settings, memo: Memo | None = None,
+) -> int:
     """Add a text digest's abstracts: its paragraphs, each joined to the one before when it goes on from it.
 
-    `workers`: forked processes for the paragraph-joining decisions (paragraphs.group).
+    A paragraph past the bounds (`max_abstract_chars`, `max_abstract_sentences`) is reported, not added; joins
+    that would make an abstract past them are undone. Return how many papers were added.
     """
     kept = []
     for paragraph in paragraphs:
-        if has_words(paragraph.text):
-            kept.append(paragraph)
-        else:
+        if not has_words(paragraph.text):
             result.problems.append(Problem("warning", name, paragraph.line, "paragraph has no words; skipped"))
+        elif past := runaway(paragraph, name, settings.max_abstract_chars, settings.max_abstract_sentences):
+            result.problems.append(past)
+        else:
+            kept.append(paragraph)
     texts = [paragraph.text for paragraph in kept]
     doubts: list[Doubt] = []
+    workers = settings.forked_workers(len(kept))
     groups, joins = (
-        group(texts, memo=memo, workers=workers, doubts=doubts) if join else ([[i] for i in range(len(kept))], [])
+        group(texts, memo=memo, workers=workers, doubts=doubts, cased=has_case(texts)) if settings.join_paragraphs
+        else ([[i] for i in range(len(kept))], [])
     )
+    alone = {i for i, paragraph in enumerate(kept) if paragraph.alone}
+    groups, joins = within_bounds(groups, joins, texts, settings.max_abstract_chars, settings.max_abstract_sentences,
+                                  alone)
+    doubts = [doubt for doubt in doubts if doubt.index not in alone]
     place: dict[int, tuple[int, int]] = {index: (g, n) for g, indexes in enumerate(groups)
                                          for n, index in enumerate(indexes, start=1)}
     fingerprints: list[str] = []
@@ -316,6 +316,7 @@ def _add_text(
         number, position = place[doubt.index]
         result.doubts.append(Doubtful(name, this.line, this.number, onto.number, doubt.joined, doubt.score,
                                       fingerprints[number], position, this.text))
+    return len(groups)
 
 
 def stream_lines(handle, name: str) -> Iterator[str]:
@@ -330,23 +331,21 @@ def stream_lines(handle, name: str) -> Iterator[str]:
         yield line.rstrip("\r\n")
 
 
-def _take(result: ReadResult, seen: dict[str, int], item: RawRecord | Problem, name: str, collection: str) -> None:
+def _convert(items: list[Paper | Problem], item: RawRecord | Problem, name: str, collection: str,
+             settings: Settings) -> int:
+    """Append a record's paper, or its problem, to `items`; return 1 for a paper, else 0."""
     if isinstance(item, Problem):
-        result.problems.append(item)
-    else:
-        _add_record(result, seen, item, name, collection)
-
-
-def _add_record(result: ReadResult, seen: dict[str, int], record: RawRecord, name: str, collection: str) -> None:
+        items.append(item)
+        return 0
     try:
-        values, source = to_paper(record, name, collection)
+        values, source = to_paper(item, name, collection, max_chars=settings.max_abstract_chars)
     except (ValueError, TypeError) as exc:
-        result.problems.append(Problem(
-            "error", name, record.line or None, f"record {record.index}: {exc}; skipped",
-            kind="no-abstract" if isinstance(exc, NoAbstract) else "",
-        ))
-        return
-    _add(result, seen, build_paper(values, source, paper_id(values["abstract"])))
+        kind = "no-abstract" if isinstance(exc, NoAbstract) else "too-long" if isinstance(exc, TooLong) else ""
+        items.append(Problem("error", name, item.line or None, f"record {item.index}: {exc}"
+                             + ("" if kind == "too-long" else "; skipped"), kind=kind, lost=int(kind == "too-long")))
+        return 0
+    items.append(build_paper(values, source, paper_id(values["abstract"])))
+    return 1
 
 
 def _add(result: ReadResult, seen: dict[str, int], paper: Paper) -> None:
@@ -367,7 +366,8 @@ def _add(result: ReadResult, seen: dict[str, int], paper: Paper) -> None:
 
 def no_abstracts(result: ReadResult) -> str:
     """Return the error for sources that gave no abstract, naming the files and why."""
-    said = {p.file: p.message for p in result.problems if p.level == "warning" and p.file in result.files}
+    said = {p.file: p.message for p in result.problems
+            if (p.level == "warning" or p.kind == "bad-file") and p.file in result.files}
     bare = Counter(p.file for p in result.problems if p.kind == "no-abstract")
     for name, count in bare.items():
         said.setdefault(name, f"{count} records without an abstract")

@@ -218,8 +218,12 @@ def _states_contribution(text: str) -> bool:
     return bool(_FIRST_PERSON.search(text.lower()) or _CONTRIBUTION.search(text) or _NAMED_OPENING.match(text))
 
 
-def features(before: Sequence[Profile], current: Profile, common: frozenset[str]) -> dict[str, float]:
-    """Return the signals that paragraph `current` goes on from the abstract whose paragraphs are `before`."""
+def features(before: Sequence[Profile], current: Profile, common: frozenset[str], cased: bool = True,
+             ) -> dict[str, float]:
+    """Return the signals that paragraph `current` goes on from the abstract whose paragraphs are `before`.
+
+    With `cased` False (a source with no case: layout.has_case), a lowercase start is no signal.
+    """
     text = current.text
     prev = before[-1].text
     before_names = frozenset().union(*(p.names for p in before))
@@ -233,7 +237,7 @@ def features(before: Sequence[Profile], current: Profile, common: frozenset[str]
     names_first = float(any(name in opening_sentence for name in carried))
     return {
         "list_marker": float(bool(_LIST_MARKER.match(text))),
-        "lowercase": float(_starts_lowercase(text, common)),
+        "lowercase": float(cased and _starts_lowercase(text, common)),
         "prev_colon": float(prev.endswith((":", "\uff1a")) and not is_tail_note(last_sentence(prev))),
         "prev_open": float(_ends_open(prev)),
         "prev_comma": float(prev.endswith((",", ";", "\uff0c", "\uff1b"))),
@@ -281,13 +285,16 @@ RULES: tuple[str, ...] = ("list_marker", "tail", "prev_colon", "prev_comma", "lo
 _OVERRULED = ("prev_comma", "lowercase")
 
 
-def decide(before: Sequence[Profile], current: Profile, model: Model | None = None) -> Decision:
-    """Decide whether paragraph `current` goes on from the abstract whose paragraphs are `before`."""
+def decide(before: Sequence[Profile], current: Profile, model: Model | None = None, cased: bool = True) -> Decision:
+    """Decide whether paragraph `current` goes on from the abstract whose paragraphs are `before`.
+
+    `cased` False: the source has no case, so a lowercase start is no sign of going on.
+    """
     model = model or load_model()
     if any(current.text == paragraph.text for paragraph in before):
         # The same text again is a duplicate abstract (the reader merges and reports it), never a continuation.
         return Decision(False, -math.inf)
-    values = features(before, current, model.common)
+    values = features(before, current, model.common, cased)
     for rule in RULES:
         if values[rule] and not (rule in _OVERRULED and _reads_whole(before[-1].text, current)):
             return Decision(True, math.inf, REASONS[rule])

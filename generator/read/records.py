@@ -1,9 +1,10 @@
 """Readers for structured digests: JSON Lines, JSON, CSV/TSV, BibTeX and arXiv Atom.
 
 Each reader yields `RawRecord`s (a field dict and where it came from) or
-`Problem`s for records it cannot read; `to_paper` maps a record's fields to a
-`Paper` through a table of case-insensitive aliases. Readers stream where the
-format allows (JSON Lines, CSV) so a 20,000-record file is read once.
+`Problem`s for records it cannot read, and raises `BadFile` for a file it
+cannot read whole; `to_paper` maps a record's fields to a `Paper` through a
+table of case-insensitive aliases (raw.py). Readers stream where the format
+allows (JSON Lines, CSV) so a 20,000-record file is read once.
 """
 
 from __future__ import annotations
@@ -11,49 +12,28 @@ from __future__ import annotations
 import csv
 import json
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ..dates import leading_date, year_in
+from ..errors import BadFile
 from ..model import Paper, Problem, Source
 from ..text import to_plain
+from .feeds import read_feed
+from .jsonfile import json_reason, read_json
 from .metadata import area_name, citation_of, split_keywords
+from .raw import ALIASES, RawRecord, lookup
+from .raw import lowered as _lowered
 
-#: Field names accepted for each field, matched case-insensitively; dotted names reach into nested objects.
-ALIASES: dict[str, tuple[str, ...]] = {
-    "abstract": ("abstract", "summary", "content.abstract.value", "content.abstract", "abstract_text", "description"),
-    "title": ("title", "content.title.value", "content.title", "paper_title", "name"),
-    "authors": ("authors", "author", "content.authors.value", "content.authors", "creators"),
-    "keywords": ("keywords", "tags", "content.keywords.value", "content.keywords", "keyword", "subjects"),
-    "id": ("id", "uid", "forum", "paper_id", "key", "arxiv_id", "doi"),
-    # biblatex: eventtitle ("CVPR 2021") before journaltitle and booktitle ("Proceedings of ...").
-    "venue": ("venue", "content.venue.value", "content.venue", "conference", "eventtitle", "journaltitle", "journal",
-              "booktitle", "collection"),
-    "year": ("year", "content.year", "published", "date"),
-    "date": ("date", "published", "content.date", "created", "pub_date"),
-    "url": ("url", "pdf", "content.pdf.value", "link", "html_url", "pdf_url", "site"),
-    # Not "track": a conference's track ("main", "Datasets and Benchmarks") is no research area.
-    "area": ("primary_area", "content.primary_area.value", "area", "category", "primary_category",
-             "primaryclass"),
-    "tldr": ("tldr", "tl;dr", "tl_dr", "content.tldr.value", "content.tldr", "content.tl;dr.value", "content.tl;dr"),
-}
-_ATOM = "{http://www.w3.org/2005/Atom}"
-_ARXIV = "{http://arxiv.org/schemas/atom}"
+__all__ = ["ALIASES", "READERS", "NoAbstract", "RawRecord", "TooLong", "build_paper", "iter_records", "to_paper"]
 
 
 class NoAbstract(ValueError):
     """A record without an abstract: counted in one line, listed only when asked (a bibliography has many)."""
 
 
-@dataclass(frozen=True)
-class RawRecord:
-    """One record of a structured file: its fields and where it starts."""
-
-    fields: dict[str, Any]
-    index: int
-    line: int
+class TooLong(ValueError):
+    """An abstract longer than the `max_abstract_chars` setting: a runaway field, which stops the build."""
 
 
 def iter_records(name: str, fmt: str, text: str | Iterable[str]) -> Iterator[RawRecord | Problem]:
@@ -76,8 +56,9 @@ def _jsonl(text: str | Iterable[str], name: str) -> Iterator[RawRecord | Problem
         index += 1
         try:
             value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield Problem("error", name, number, f"record {index}: not valid JSON ({exc.msg} at column {exc.colno})")
+        except (ValueError, RecursionError) as exc:  # a number too long or objects nested too deeply as well
+            reason = json_reason(exc, line) if isinstance(exc, ValueError) else f"not valid JSON: {exc}"
+            yield Problem("error", name, number, f"record {index}: {reason}")
             continue
         if not isinstance(value, dict):
             found = type(value).__name__
@@ -86,38 +67,38 @@ def _jsonl(text: str | Iterable[str], name: str) -> Iterator[RawRecord | Problem
         yield RawRecord(value, index, number)
 
 
-def _json(text: str, name: str) -> Iterator[RawRecord | Problem]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        yield Problem("error", name, exc.lineno, f"not valid JSON: {exc.msg} at column {exc.colno}")
-        return
-    if isinstance(data, dict):
-        # An object holding the list: {"papers": [...]} or {"notes": [...]}; or one record alone.
-        lists = [v for v in data.values() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
-        data = lists[0] if len(lists) == 1 else [data]
-    if not isinstance(data, list):
-        yield Problem("error", name, 1, "expected a list of records or an object holding one")
-        return
-    for index, value in enumerate(data, start=1):
-        if not isinstance(value, dict):
-            yield Problem("error", name, None, f"record {index}: expected an object, found {type(value).__name__}")
-            continue
-        yield RawRecord(value, index, 0)
+class _Tape:
+    """The lines a CSV reader takes, each kept from the start of the record being read: after a break,
+    the records that follow it are counted from them."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.rest = iter(lines)
+        self.kept: list[str] = []
+
+    def __iter__(self) -> _Tape:
+        return self
+
+    def __next__(self) -> str:
+        line = next(self.rest)
+        self.kept.append(line)
+        return line
 
 
 def _csv(text: str | Iterable[str], name: str, delimiter: str = ",") -> Iterator[RawRecord | Problem]:
-    reader = csv.DictReader(_lines(text), delimiter=delimiter, strict=True)
+    tape = _Tape(_lines(text))
+    reader = csv.DictReader(tape, delimiter=delimiter, strict=True)
     index = 0
     while True:
         start = reader.line_num + 1
+        tape.kept.clear()
         try:
             row = next(reader)
         except StopIteration:
             return
         except csv.Error as exc:
-            yield Problem("error", name, start, f"broken CSV quoting: {exc}; the rest of the file is skipped")
-            return
+            # csv's strict reader cannot find the next record: the file is not read whole.
+            after = _rows([*tape.kept[1:], *tape.rest], delimiter)
+            raise BadFile(name, start, _csv_reason(exc, index + 1), index + 1 + after) from None
         index += 1
         if None in row:
             extra = row.pop(None)
@@ -129,56 +110,31 @@ def _csv(text: str | Iterable[str], name: str, delimiter: str = ",") -> Iterator
         yield RawRecord(row, index, start)
 
 
+def _csv_reason(exc: csv.Error, number: int) -> str:
+    """Say why the CSV reader stopped at record `number`."""
+    said = str(exc)
+    if "field larger than field limit" in said:
+        return f"record {number}: a field longer than {csv.field_size_limit():,} characters (a runaway field)"
+    if "unexpected end of data" in said:
+        said = "a quote opened in it is never closed (read to the end of the file)"
+    return f"broken CSV quoting in record {number}: {said}"
+
+
+def _rows(lines: list[str], delimiter: str) -> int:
+    """Return how many records `lines` hold, read leniently (the lines after a break): a count of what is lost."""
+    try:
+        return sum(1 for row in csv.reader(lines, delimiter=delimiter) if any(row))
+    except csv.Error:
+        return sum(1 for line in lines if line.strip())
+
+
 def _tsv(text: str | Iterable[str], name: str) -> Iterator[RawRecord | Problem]:
     return _csv(text, name, delimiter="\t")
 
 
-def _arxiv(text: str, name: str) -> Iterator[RawRecord | Problem]:
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        yield Problem("error", name, exc.position[0], f"not valid XML: {exc}")
-        return
-    for index, entry in enumerate(root.iter(f"{_ATOM}entry"), start=1):
-        fields: dict[str, Any] = {
-            "id": (entry.findtext(f"{_ATOM}id") or "").strip(),
-            "title": entry.findtext(f"{_ATOM}title") or "",
-            "summary": entry.findtext(f"{_ATOM}summary") or "",
-            "authors": [a.findtext(f"{_ATOM}name") or "" for a in entry.findall(f"{_ATOM}author")],
-            "published": entry.findtext(f"{_ATOM}published") or "",
-            "keywords": [c.get("term", "") for c in entry.findall(f"{_ATOM}category")],
-        }
-        primary = entry.find(f"{_ARXIV}primary_category")
-        if primary is not None:
-            fields["primary_category"] = primary.get("term", "")
-        for link in entry.findall(f"{_ATOM}link"):
-            if link.get("rel") == "alternate" or (link.get("title") == "pdf" and "url" not in fields):
-                fields["url"] = link.get("href", "")
-        yield RawRecord(fields, index, 0)
-
-
-def _lowered(fields: dict[str, Any]) -> dict[str, Any]:
-    return {str(k).lower(): v for k, v in fields.items()}
-
-
-def _lookup(lowered: dict[str, Any], name: str) -> Any:
-    """Return a field by its aliases from lowercased fields, reaching into nested objects."""
-    for alias in ALIASES[name]:
-        value: Any = lowered
-        for part in alias.split("."):
-            if isinstance(value, dict):
-                value = (value if value is lowered else _lowered(value)).get(part)
-            else:
-                value = None
-                break
-        if value not in (None, "", []):
-            return value
-    return None
-
-
 def _optional_text(fields: dict[str, Any], name: str) -> str:
     """Return a text field by its aliases, or '' when the record has none."""
-    value = _lookup(fields, name)
+    value = lookup(fields, name)
     return "" if value is None else _text(value, name)
 
 
@@ -228,23 +184,31 @@ def _doi_url(doi: str) -> str:
     return f"https://doi.org/{match.group(1)}" if match else ""
 
 
-def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record") -> tuple[dict[str, Any], Source]:
-    """Map a record's fields to Paper fields; raise ValueError or TypeError with the reason."""
+def to_paper(
+    record: RawRecord, name: str, collection: str, unit: str = "record", max_chars: int = 0,
+) -> tuple[dict[str, Any], Source]:
+    """Map a record's fields to Paper fields; raise ValueError or TypeError with the reason.
+
+    An abstract longer than `max_chars` characters (when set) raises TooLong. (A record is one abstract:
+    sentences are counted only where paragraphs may hold many, in text digests.)
+    """
     fields = _lowered(record.fields)
-    abstract = _lookup(fields, "abstract")
+    abstract = lookup(fields, "abstract")
     if abstract is None:
         raise NoAbstract("no abstract (looked for " + ", ".join(ALIASES["abstract"][:3]) + ")")
     abstract = _text(abstract, "abstract")
     if not re.search(r"\w", abstract):
         raise ValueError("the abstract has no words")
+    if max_chars and len(abstract) > max_chars:
+        raise TooLong(too_long(f"{len(abstract):,} characters long", "max_abstract_chars", max_chars))
     year = year_in(_optional_text(fields, "year"))
     venue = _optional_text(fields, "venue")
     if venue and year and year not in venue:
         venue = f"{venue} {year}"
     title = _optional_text(fields, "title")
-    keywords, subjects = split_keywords(_keywords(_lookup(fields, "keywords")))
+    keywords, subjects = split_keywords(_keywords(lookup(fields, "keywords")))
     # A BibTeX name list is split by its reader (read/bibtex.py: bib_names), each person whole ("Google, Inc.").
-    persons = fields.get("bibtex_author_names") or _authors(_lookup(fields, "authors"))
+    persons = fields.get("bibtex_author_names") or _authors(lookup(fields, "authors"))
     values = {
         "abstract": abstract,
         # Titles and names may carry LaTeX ("{GRACE}", "G\\\"odel") or math: keep their plain text.
@@ -264,6 +228,12 @@ def to_paper(record: RawRecord, name: str, collection: str, unit: str = "record"
         "tldr": _optional_text(fields, "tldr"),
     }
     return values, Source(name, record.index, record.line, unit)
+
+
+def too_long(size: str, setting: str, limit: int) -> str:
+    """Say that an abstract `size` long ("27,039 characters long") is over `setting` (its value `limit`)."""
+    return (f"the abstract is {size}, more than {setting} ({limit:,}): a runaway field (a whole paper, or many "
+            "abstracts in one); fix the record, raise the setting, or pass --skip-bad to leave it out")
 
 
 def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:
@@ -291,7 +261,7 @@ def build_paper(values: dict[str, Any], source: Source, paper_id: str) -> Paper:
 
 #: The reader of each structured format (generator/formats.py names them).
 READERS: dict[str, Callable[[Any, str], Iterator[RawRecord | Problem]]] = {
-    "jsonl": _jsonl, "json": _json, "csv": _csv, "tsv": _tsv, "arxiv": _arxiv,
+    "jsonl": _jsonl, "json": read_json, "csv": _csv, "tsv": _tsv, "arxiv": read_feed,
 }
 
 
