@@ -85,6 +85,13 @@ class Settings:
     #: The engine that builds the site from the docs dir: "mkdocs" (MkDocs and Material) or "zensical"
     #: (Material's successor, which reads the same mkdocs.yml; `pip install '.[zensical]'`).
     site_engine: str = "mkdocs"
+    #: Where the site is published: its documented limits are checked after each build (a warning from 80%
+    #: of one, an error with `strict`): github-pages, gitlab-pages, cloudflare-pages, netlify or none.
+    host: str = "github-pages"
+    #: The host's limit on the whole site in MB, when yours differs from the documented one (0: the host's).
+    host_max_mb: float = 0.0
+    #: The host's limit on the site's files, when yours differs from the documented one (0: the host's).
+    host_max_files: int = 0
     #: Processes (and threads) that share the per-paper work of large digests (0: one per core).
     workers: int = 0
     #: Reader for every source: auto (by file ending), text, jsonl, json, csv, tsv, bib or arxiv.
@@ -135,10 +142,14 @@ ENGINES = ("material", "pagefind")
 #: The engines that build a site from the docs dir (MkDocs is the default).
 SITE_ENGINES = ("mkdocs", "zensical")
 
+#: The hosts whose limits a build checks (`build/sitesize.py` holds them).
+HOST_NAMES = ("github-pages", "gitlab-pages", "cloudflare-pages", "netlify", "none")
+
 #: Settings that take one of a few words.
 CHOICES: dict[str, tuple[str, ...]] = {
     "search": ("auto", *ENGINES),
     "site_engine": SITE_ENGINES,
+    "host": HOST_NAMES,
     "input_format": INPUT_FORMATS,
 }
 
@@ -154,6 +165,8 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "pagefind_min_papers": (0, None),
     "search_part_size": (10, None),
     "workers": (0, None),
+    "host_max_mb": (0.0, None),
+    "host_max_files": (0, None),
 }
 
 
