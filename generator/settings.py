@@ -80,6 +80,9 @@ class Settings:
     #: Papers per part of the Pagefind index: a rebuild re-indexes only the parts whose papers changed,
     #: and a reader's search fetches a little of every part (keep parts few: 3 at 20,000 papers).
     search_part_size: int = 7000
+    #: Digests of up to this many papers also write each topic's BibTeX file (tags/<slug>.bib); a larger
+    #: one's topic exports are made in the reader's browser from papers.bib (each abstract stored once).
+    topic_files_max_papers: int = 2000
     #: Rebuild only the changed pages (MkDocs --dirty) when the site uses Pagefind and its setup is unchanged.
     incremental: bool = True
     #: The engine that builds the site from the docs dir: "mkdocs" (MkDocs and Material) or "zensical"
@@ -167,6 +170,7 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "workers": (0, None),
     "host_max_mb": (0.0, None),
     "host_max_files": (0, None),
+    "topic_files_max_papers": (0, None),
 }
 
 

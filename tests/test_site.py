@@ -209,7 +209,8 @@ def test_editing_one_abstract_rewrites_only_the_pages_that_show_it(project: Path
     showing = [p.path for p in second.papers if edited.id in p.related]
     showing += [p.path for p in first.papers if old.id in p.related]
     tags = {t.slug for t in (*edited.tags, *old.tags)}
-    allowed = {edited.path, "papers.json", "papers.csv", "papers.bib", "filter.json", "map.json", "index.md",
+    allowed = {edited.path, "papers.json", "papers.csv", "papers.bib", "papers.json.gz", "papers.csv.gz",
+               "papers.bib.gz", "filter.json", "map.json", "index.md",
                "tags/index.md",
                "collections/index.md", "collections/edit-2026.md", *(f"tags/{s}.md" for s in tags),
                *(f"tags/{s}.bib" for s in tags), "feed.xml", *(f"feed-{s}.xml" for s in tags), *showing,
