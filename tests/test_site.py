@@ -216,7 +216,7 @@ def test_editing_one_abstract_rewrites_only_the_pages_that_show_it(project: Path
                *(f"tags/{s}.bib" for s in tags), "feed.xml", *(f"feed-{s}.xml" for s in tags), *showing,
                f"{old.url}index.html"}
     # The All papers pages list it; papers like this hold its words, its chunk and its id.
-    allowed |= {"all.md", "all/title.md", "all/collection.md", "all/area.md", "similar/p-0.json", "similar/f-0.json",
+    allowed |= {"all.md", "all.json", "all/title.md", "all/collection.md", "all/area.md", "similar/p-0.json", "similar/f-0.json",
                 f"similar/i-{edited.id[:2]}.json", f"similar/i-{old.id[:2]}.json"}
     allowed |= {path for path in second.render.written if path.startswith("similar/t-")}
     assert edited.path in second.render.written

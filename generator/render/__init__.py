@@ -20,7 +20,7 @@ from ..model import PATHS, Collection, Paper, Progress, no_progress
 from ..project import configured_identity, template_dirs
 from ..rows import join_rows, paper_keys, render_rows
 from ..settings import Settings
-from .all_papers import all_orders
+from .all_papers import ORDERS_FILE, all_orders, orders_json
 from .charts import bar_chart, change_chart, share_chart
 from .exports import PAPERS_BIB, PAPERS_CSV, bibtex_entry, bibtex_file, csv_row
 from .feeds import atom_feed, newest, newest_first, paper_date
@@ -151,10 +151,14 @@ def render_pages(
             for listing in paginate(by_collection[name], collection.path, settings.listing_size):
                 _put(files, listing.path, listings.collection_page(collection_template, listing, collection))
         all_template = env.get_template("all.md.j2")
-        for ordered in all_orders(papers, by_date, areas):
-            for listing in paginate(ordered.papers, ordered.order.path, settings.listing_size):
+        orders = all_orders(papers, by_date, areas)
+        for rank, ordered in enumerate(orders):
+            pages = paginate(ordered.papers, ordered.order.path, settings.listing_size)
+            # The first order is written whole; the others' first page only, the rest paged in the browser.
+            for listing in pages if rank == 0 else pages[:1]:
                 headings = ordered.headings(listing.first - 1, len(listing.papers))
-                _put(files, listing.path, listings.all_page(all_template, listing, ordered.order, headings))
+                _put(files, listing.path, listings.all_page(all_template, listing, ordered.order, headings, rank > 0))
+        files[ORDERS_FILE] = _utf8(orders_json(orders, papers, settings.listing_size))
         json_rows = render_rows(PATHS.papers_json, papers, lambda p: papers_json_row(p, collections), keys, memo)
         files[PATHS.papers_json] = join_rows(PATHS.papers_json, PAPERS_JSON, json_rows, keys, memo)
         csv_rows = render_rows(PATHS.papers_csv, papers, csv_row, keys, memo)

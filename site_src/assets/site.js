@@ -31,6 +31,7 @@ window.pdSite = (function () {
   var WIDGETS = [
     ["[data-pd-map]", "assets/map.js"], ["[data-pd-filter]", "assets/filter.js"],
     ["[data-pd-similar]", "assets/similar.js"], ["[data-pd-export]", "assets/exports.js"],
+    ["[data-pd-order]", "assets/all-orders.js"],
   ];
   var fetched = {};
   onEveryPage(function () {
