@@ -153,9 +153,9 @@ def render_pages(
         all_template = env.get_template("all.md.j2")
         orders = all_orders(papers, by_date, areas)
         for rank, ordered in enumerate(orders):
-            pages = paginate(ordered.papers, ordered.order.path, settings.listing_size)
+            listed = paginate(ordered.papers, ordered.order.path, settings.listing_size)
             # The first order is written whole; the others' first page only, the rest paged in the browser.
-            for listing in pages if rank == 0 else pages[:1]:
+            for listing in listed if rank == 0 else listed[:1]:
                 headings = ordered.headings(listing.first - 1, len(listing.papers))
                 _put(files, listing.path, listings.all_page(all_template, listing, ordered.order, headings, rank > 0))
         files[ORDERS_FILE] = _utf8(orders_json(orders, papers, settings.listing_size))
