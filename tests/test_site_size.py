@@ -101,7 +101,7 @@ def test_build_summary_reports_the_size_by_part_and_a_low_limit_warns_or_stops_a
     assert "| Size: largest page | " in text
     # The console says it too, and warns, naming the host and the limit.
     assert "paper pages:" in result.output
-    assert "warning:" in result.output and "GitLab Pages" in result.output and "of 60" in result.output
+    assert "warning:" in result.output and "GitLab Pages" in result.output and "of the 60 set for GitLab Pages" in result.output
     # --strict: the same site is an error (exit 1), naming the host.
     strict = CliRunner().invoke(main, ["build", str(project / "in" / "digest.txt"), "--project", str(project), "--strict"])
     assert strict.exit_code == 1 and "GitLab Pages" in strict.output

@@ -152,29 +152,29 @@ def host_warnings(size: SiteSize, host: Host, max_bytes: int = 0, max_files: int
     where = f" ({host.source})" if host.source else ""
     out = []
     site_limit = max_bytes or host.site_bytes
-    said = f"the limit set for {host.name} (host_max_mb)" if max_bytes else f"{host.name}'s limit"
     if site_limit:
         # GitHub measures the uploaded artifact, a tar of the site: a little more than the files' sum.
         measured = size.tar_bytes if host is HOSTS["github-pages"] and not max_bytes else size.bytes
+        allows = f"set for {host.name} (host_max_mb)" if max_bytes else f"{host.name} allows for a whole site"
         if measured >= WARN_SHARE * site_limit:
-            out.append(f"the site is {_mb(measured)}, {measured / site_limit:.0%} of {said} of "
-                       f"{_mb(site_limit)} for a whole site{where}")
+            out.append(f"the site is {_mb(measured)}, {measured / site_limit:.0%} of the {_mb(site_limit)} "
+                       f"{allows}{where}")
     file_limit = max_files or host.files
-    said = f"the limit set for {host.name} (host_max_files)" if max_files else f"{host.name}'s limit"
     if file_limit:
         entries = size.files + (size.folders if host.count_folders else 0)
         what = "files and folders" if host.count_folders else "files"
+        allows = f"set for {host.name} (host_max_files)" if max_files else f"{host.name} allows"
         if entries >= WARN_SHARE * file_limit:
-            out.append(f"the site has {entries:,} {what}, {entries / file_limit:.0%} of {said} of "
-                       f"{file_limit:,}{where}")
+            out.append(f"the site has {entries:,} {what}, {entries / file_limit:.0%} of the {file_limit:,} "
+                       f"{allows}{where}")
     if host.file_bytes and size.largest[1] >= WARN_SHARE * host.file_bytes:
         path, n = size.largest
-        out.append(f"{path} is {_mb(n)}, {n / host.file_bytes:.0%} of {host.name}'s limit of "
-                   f"{host.file_bytes / MIB:g} MiB for one file{where}")
+        out.append(f"{path} is {_mb(n)}, {n / host.file_bytes:.0%} of the {host.file_bytes / MIB:g} MiB "
+                   f"{host.name} allows for one file{where}")
     if host.folder_entries and size.fullest[1] >= WARN_SHARE * host.folder_entries:
         path, n = size.fullest
-        out.append(f"the folder {path} holds {n:,} entries, {n / host.folder_entries:.0%} of {host.name}'s "
-                   f"limit of {host.folder_entries:,} files in one folder{where}")
+        out.append(f"the folder {path} holds {n:,} entries, {n / host.folder_entries:.0%} of the "
+                   f"{host.folder_entries:,} {host.name} allows in one folder{where}")
     return out
 
 
