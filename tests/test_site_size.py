@@ -109,3 +109,18 @@ def test_build_summary_reports_the_size_by_part_and_a_low_limit_warns_or_stops_a
     write_tree(project, {"paper-digest.toml": 'host = "gitlab-pages"\n'})
     quiet = run("build", str(project / "in" / "digest.txt"), "--project", str(project))
     assert quiet.exit_code == 0 and "warning:" not in quiet.output
+
+
+@pytest.mark.slow
+def test_a_paper_page_carries_little_besides_its_article_and_cites_without_the_abstract(default_site) -> None:
+    # Issue 43: the theme's chrome was 17.2-17.6 KB a page on the default digest, against a 5-7 KB article.
+    for path in sorted(default_site.site_path.glob("papers/*/index.html")):
+        page = path.read_text(encoding="utf-8")
+        article = page[page.index("<article"):page.index("</article>")]
+        assert len(page.encode()) - len(article.encode()) < 14_500, path
+        assert '<img src="../../assets/logo.svg"' in page  # the logo a file, not an inline SVG twice
+        assert "\n" not in page[page.index('<nav class="md-tabs"'):page.index("</nav>", page.index("md-tabs"))]
+        cite = article[article.index('language-bibtex">'):]
+        assert "abstract = {" not in cite[: cite.index("</code>")]
+    # The abstract stays in the exports.
+    assert "abstract = {" in (default_site.site_path / "papers.bib").read_text(encoding="utf-8")
