@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from . import __version__
 from .build import EarlySearch, build_site, check_engine
+from .build.sitesize import HOSTS, MB, SiteSize, host_warnings, measure_site
 from .errors import DigestError
 from .formats import INPUT_FORMATS
 from .pipeline import GenerateReport, generate, identify_papers, load_lock, load_project, sources_or_default
@@ -146,10 +147,27 @@ def build_command(
             result = build_site(settings, report.engine, force=force, early=early)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"
     where = f"{result.site_dir} ({how})"
-    print_summary(report, started, _shown["verbose"], built=where, engine_timings=result.timings)
+    size = measure_site(result.site_dir)
+    print_summary(report, started, _shown["verbose"], built=where, engine_timings=result.timings,
+                  size=size if summary_file is not None or _shown["verbose"] else None)
     if summary_file is not None:
         with summary_file.open("a", encoding="utf-8") as out:
-            out.write(markdown_summary(report, how, time.perf_counter() - started, result.timings))
+            out.write(markdown_summary(report, how, time.perf_counter() - started, result.timings, size))
+    _check_host(size, settings)
+
+
+def _check_host(size: SiteSize, settings: Settings) -> None:
+    """Warn, naming the host and its limit, when the site passed 80% of one; with `strict`, stop with an error."""
+    warnings = host_warnings(
+        size, HOSTS[settings.host], round(settings.host_max_mb * MB), settings.host_max_files
+    )
+    for warning in warnings:
+        console.print(f"warning: {warning}", markup=False, style="yellow")
+    if warnings and settings.strict:
+        raise DigestError(
+            f"strict mode: the site is near or over a limit of {HOSTS[settings.host].name} (listed above); "
+            "publish it as one site per collection (docs/guide/scale.md), or set `host`"
+        )
 
 
 #: Collections `check` names before it only counts the rest.

@@ -84,11 +84,21 @@ class Settings:
     #: Papers per part of the Pagefind index: a rebuild re-indexes only the parts whose papers changed,
     #: and a reader's search fetches a little of every part (keep parts few: 3 at 20,000 papers).
     search_part_size: int = 7000
+    #: Digests of up to this many papers also write each topic's BibTeX file (tags/<slug>.bib); a larger
+    #: one's topic exports are made in the reader's browser from papers.bib (each abstract stored once).
+    topic_files_max_papers: int = 2000
     #: Rebuild only the changed pages (MkDocs --dirty) when the site uses Pagefind and its setup is unchanged.
     incremental: bool = True
     #: The engine that builds the site from the docs dir: "mkdocs" (MkDocs and Material) or "zensical"
     #: (Material's successor, which reads the same mkdocs.yml; `pip install '.[zensical]'`).
     site_engine: str = "mkdocs"
+    #: Where the site is published: its documented limits are checked after each build (a warning from 80%
+    #: of one, an error with `strict`): github-pages, gitlab-pages, cloudflare-pages, netlify or none.
+    host: str = "github-pages"
+    #: The host's limit on the whole site in MB, when yours differs from the documented one (0: the host's).
+    host_max_mb: float = 0.0
+    #: The host's limit on the site's files, when yours differs from the documented one (0: the host's).
+    host_max_files: int = 0
     #: Processes (and threads) that share the per-paper work of large digests (0: one per core).
     workers: int = 0
     #: Reader for every source: auto (by file ending), text, jsonl, json, csv, tsv, bib or arxiv.
@@ -149,10 +159,14 @@ ENGINES = ("material", "pagefind")
 #: The engines that build a site from the docs dir (MkDocs is the default).
 SITE_ENGINES = ("mkdocs", "zensical")
 
+#: The hosts whose limits a build checks (`build/sitesize.py` holds them).
+HOST_NAMES = ("github-pages", "gitlab-pages", "cloudflare-pages", "netlify", "none")
+
 #: Settings that take one of a few words.
 CHOICES: dict[str, tuple[str, ...]] = {
     "search": ("auto", *ENGINES),
     "site_engine": SITE_ENGINES,
+    "host": HOST_NAMES,
     "input_format": INPUT_FORMATS,
 }
 
@@ -170,6 +184,9 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "workers": (0, None),
     "max_abstract_chars": (1000, None),
     "max_abstract_sentences": (10, None),
+    "host_max_mb": (0.0, None),
+    "host_max_files": (0, None),
+    "topic_files_max_papers": (0, None),
 }
 
 

@@ -8,6 +8,7 @@ from collections import Counter
 from rich.console import Console
 from rich.table import Table
 
+from .build.sitesize import SiteSize, size_lines
 from .identity import Lock, identify
 from .model import Paper
 from .pipeline import GenerateReport
@@ -25,9 +26,9 @@ STAGE_NAMES = {"mkdocs": "MkDocs", "zensical": "Zensical"}
 
 def print_summary(
     report: GenerateReport, started: float, verbose: bool = False, built: str | None = None,
-    engine_timings: dict[str, float] | None = None,
+    engine_timings: dict[str, float] | None = None, size: SiteSize | None = None,
 ) -> None:
-    """Print what a run read, wrote and took, after the problems it found."""
+    """Print what a run read, wrote and took, after the problems it found; with `size`, the site's parts."""
     table = Table.grid(padding=(0, 2))
     joins = sum(p.kind == "joined" for p in report.problems)
     ignored = sum(p.kind == "ignored" for p in report.problems)
@@ -50,6 +51,9 @@ def print_summary(
     split += [(STAGE_NAMES.get(name, name), seconds) for name, seconds in (engine_timings or {}).items()]
     detail = f" ({', '.join(f'{name} {seconds:.1f} s' for name, seconds in split)})" if split else ""
     table.add_row("Time", f"{time.perf_counter() - started:.1f} s{detail}")
+    if size is not None:
+        for part, figures in size_lines(size, report.paper_count):
+            table.add_row("", f"{part}: {figures}")
     print_problems(report.problems, verbose)
     console.print(table)
 
@@ -133,8 +137,11 @@ def join_counts(joined: list[Problem]) -> str:
     return ", ".join(f"{n} {reason}" for reason, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def markdown_summary(report: GenerateReport, how: str, seconds: float, engine_timings: dict[str, float]) -> str:
-    """Return a build's summary as Markdown (for a CI job's summary): papers analysed again, each stage's time."""
+def markdown_summary(
+    report: GenerateReport, how: str, seconds: float, engine_timings: dict[str, float], size: SiteSize | None = None
+) -> str:
+    """Return a build's summary as Markdown (for a CI job's summary): papers analysed again, each stage's time,
+    and with `size` the site's bytes and files by part."""
     stages = [*report.timings.items(), *engine_timings.items()]
     rows = [
         ("Papers", f"{report.paper_count:,}"),
@@ -144,6 +151,7 @@ def markdown_summary(report: GenerateReport, how: str, seconds: float, engine_ti
         ("Site", how),
         ("Time", f"{seconds:.1f} s"),
         *((f"— {STAGE_NAMES.get(name, name)}", f"{value:.1f} s") for name, value in stages),
+        *((f"Size: {part}", figures) for part, figures in (size_lines(size, report.paper_count) if size else [])),
     ]
     return "### paper-digest build\n\n| | |\n|---|---|\n" + "".join(f"| {a} | {b} |\n" for a, b in rows) + "\n"
 

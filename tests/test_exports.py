@@ -77,3 +77,15 @@ def test_bibtex_escaping_keeps_braces_balanced_and_specials_literal() -> None:
 def test_the_code_fence_is_longer_than_any_backtick_run() -> None:
     assert code_fence("plain") == "```"
     assert code_fence("has ```` four") == "`````"
+
+
+def test_the_whole_digest_exports_are_also_gzipped_with_no_time_and_no_name(default_site) -> None:
+    import gzip
+
+    site = default_site.site_path
+    for name in ("papers.json", "papers.csv", "papers.bib"):
+        packed = (site / f"{name}.gz").read_bytes()
+        assert gzip.decompress(packed) == (site / name).read_bytes()
+        # Flags 0 (no file name, no comment), time 0, OS unknown: the same bytes on any machine and day.
+        assert packed[:10] == b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+        assert len(packed) < (site / name).stat().st_size / 2

@@ -88,3 +88,12 @@ def test_a_positional_row_would_fail_the_schema() -> None:
     # The scripts read fields by name: the schema must reject the old [title, url, tags, key, id] rows.
     row = ["Title", "papers/x-abc123/", [0], "key", "abc123abc123"]
     assert not validator("filter").is_valid({"tags": [], "papers": [row]})
+
+
+def test_all_json_matches_its_schema_and_each_order_is_every_paper_once(default_files: dict[str, bytes]) -> None:
+    data = json.loads(default_files["all.json"])
+    assert [error.message for error in validator("all").iter_errors(data)] == []
+    papers = json.loads(default_files["filter.json"])["papers"]
+    assert set(data["orders"]) == {"title", "collection", "area"} and len(data["summaries"]) == len(papers)
+    for order in data["orders"].values():
+        assert sorted(order["papers"]) == list(range(len(papers)))

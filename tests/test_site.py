@@ -209,13 +209,14 @@ def test_editing_one_abstract_rewrites_only_the_pages_that_show_it(project: Path
     showing = [p.path for p in second.papers if edited.id in p.related]
     showing += [p.path for p in first.papers if old.id in p.related]
     tags = {t.slug for t in (*edited.tags, *old.tags)}
-    allowed = {edited.path, "papers.json", "papers.csv", "papers.bib", "filter.json", "map.json", "index.md",
+    allowed = {edited.path, "papers.json", "papers.csv", "papers.bib", "papers.json.gz", "papers.csv.gz",
+               "papers.bib.gz", "filter.json", "map.json", "index.md",
                "tags/index.md",
                "collections/index.md", "collections/edit-2026.md", *(f"tags/{s}.md" for s in tags),
                *(f"tags/{s}.bib" for s in tags), "feed.xml", *(f"feed-{s}.xml" for s in tags), *showing,
                f"{old.url}index.html"}
     # The All papers pages list it; papers like this hold its words, its chunk and its id.
-    allowed |= {"all.md", "all/title.md", "all/collection.md", "all/area.md", "similar/p-0.json", "similar/f-0.json",
+    allowed |= {"all.md", "all.json", "all/title.md", "all/collection.md", "all/area.md", "similar/p-0.json", "similar/f-0.json",
                 f"similar/i-{edited.id[:2]}.json", f"similar/i-{old.id[:2]}.json"}
     allowed |= {path for path in second.render.written if path.startswith("similar/t-")}
     assert edited.path in second.render.written

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import struct
+import zlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from ..model import PATHS, Collection, Paper, Progress, no_progress
 from ..project import configured_identity, template_dirs
 from ..rows import join_rows, paper_keys, render_rows
 from ..settings import Settings
-from .all_papers import all_orders
+from .all_papers import ORDERS_FILE, all_orders, orders_json
 from .charts import bar_chart, change_chart, share_chart
 from .exports import PAPERS_BIB, PAPERS_CSV, bibtex_entry, bibtex_file, csv_row
 from .feeds import atom_feed, newest, newest_first, paper_date
@@ -91,9 +93,11 @@ def render_pages(
     title = site_title(settings, list(collections))
     engine = settings.search_engine(len(papers))
     by_date = newest_first(papers, settings.source_date_epoch)
+    # Small digests also write each topic's .bib file; a large one's are made in the browser (exports.js).
+    topic_files = len(papers) <= settings.topic_files_max_papers
     common = {
         "digest_title": title, "paths": PATHS, "collections": collections, "paper_count": len(papers),
-        "search_engine": engine, "site_description": settings.site_description,
+        "search_engine": engine, "site_description": settings.site_description, "topic_files": topic_files,
     }
 
     files: dict[str, bytes] = {}
@@ -147,14 +151,20 @@ def render_pages(
             for listing in paginate(by_collection[name], collection.path, settings.listing_size):
                 _put(files, listing.path, listings.collection_page(collection_template, listing, collection))
         all_template = env.get_template("all.md.j2")
-        for ordered in all_orders(papers, by_date, areas):
-            for listing in paginate(ordered.papers, ordered.order.path, settings.listing_size):
+        orders = all_orders(papers, by_date, areas)
+        for rank, ordered in enumerate(orders):
+            listed = paginate(ordered.papers, ordered.order.path, settings.listing_size)
+            # The first order is written whole; the others' first page only, the rest paged in the browser.
+            for listing in listed if rank == 0 else listed[:1]:
                 headings = ordered.headings(listing.first - 1, len(listing.papers))
-                _put(files, listing.path, listings.all_page(all_template, listing, ordered.order, headings))
+                _put(files, listing.path, listings.all_page(all_template, listing, ordered.order, headings, rank > 0))
+        files[ORDERS_FILE] = _utf8(orders_json(orders, papers, settings.listing_size))
         json_rows = render_rows(PATHS.papers_json, papers, lambda p: papers_json_row(p, collections), keys, memo)
         files[PATHS.papers_json] = join_rows(PATHS.papers_json, PAPERS_JSON, json_rows, keys, memo)
         csv_rows = render_rows(PATHS.papers_csv, papers, csv_row, keys, memo)
         files[PATHS.papers_csv] = join_rows(PATHS.papers_csv, PAPERS_CSV, csv_rows, keys, memo)
+        _put(files, PATHS.papers_json + ".gz", gzipped(PATHS.papers_json + ".gz", files[PATHS.papers_json], memo))
+        _put(files, PATHS.papers_csv + ".gz", gzipped(PATHS.papers_csv + ".gz", files[PATHS.papers_csv], memo))
         files[PATHS.about] = _utf8(env.get_template("about.md.j2").render(
             **common, formats_read=formats_read(papers), inferred_count=sum(p.title_inferred for p in papers)
         ))
@@ -166,7 +176,8 @@ def render_pages(
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
         files.update(_feeds(papers, by_date, groups, title, settings, memo))
         files[PATHS.papers_bib] = join_rows(PATHS.papers_bib, PAPERS_BIB, bib_rows, keys, memo)
-        for group in groups:
+        _put(files, PATHS.papers_bib + ".gz", gzipped(PATHS.papers_bib + ".gz", files[PATHS.papers_bib], memo))
+        for group in groups if topic_files else ():
             _put(files, group.tag.bib_path, _tag_bib(group, entries, record_keys, memo))
         done = 0
         for batch in batches:
@@ -183,6 +194,32 @@ def render_pages(
         files[RECORDS_FILE] = join_rows(RECORDS_FILE, SEARCH_RECORDS, records, keys, memo)
     files.update(redirect_files(redirects or {}, settings.site_url))
     return files
+
+
+def gzipped(path: str, data: bytes, memo: PageMemo | None) -> bytes | None:
+    """Return `data` gzipped the same way on every machine (no time, no file name), or None when `memo` keeps it.
+
+    The whole digest's exports are also written compressed: a fifth to a third of their size to
+    download, and what the browser unpacks to make a topic's export (issue 43).
+    """
+    if memo is not None:
+        digest = hashlib.blake2b(memo.fingerprint.encode("utf-8"), digest_size=16)
+        digest.update(data)
+        if left_as_is(memo, path, digest.hexdigest()):
+            return None
+    return gzip_bytes(data)
+
+
+#: A gzip member's header with no time, no file name and "unknown" as the OS (zlib's own header names the
+#: OS it was built for: the same file would differ between Linux and Windows).
+_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """Return `data` as a gzip file, byte for byte the same wherever it is made with the same zlib."""
+    deflate = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+    body = deflate.compress(data) + deflate.flush()
+    return _GZIP_HEADER + body + struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
 
 
 def _tag_bib(

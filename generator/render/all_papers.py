@@ -10,6 +10,7 @@ an area begins.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -90,6 +91,27 @@ def all_orders(papers: Sequence[Paper], newest: Sequence[Paper], areas: Sequence
         names = tuple(group(p) for p in ordered) if group is not None else ("",) * len(ordered)
         result.append(OrderedPapers(order, tuple(ordered), names))
     return result
+
+
+#: The data the browser pages the other orders from: for each order but the first, its papers as
+#: positions in filter.json's list (the digest's order) and where each group starts; each paper's summary.
+ORDERS_FILE = "all.json"
+
+
+def orders_json(ordered: Sequence[OrderedPapers], papers: Sequence[Paper], size: int) -> str:
+    """Return all.json: the orders after the first, as positions into the digest's papers, and the summaries.
+
+    Only the first page of those orders is written as a page (readable without JavaScript); their
+    other pages are made by assets/all-orders.js from this file and filter.json (issue 43: each order
+    repeated every listing entry, 60 MB at 20,000 papers).
+    """
+    position = {paper.id: index for index, paper in enumerate(papers)}
+    orders = {}
+    for order in ordered[1:]:
+        starts = [[i, name] for i, name in enumerate(order.groups) if name and (i == 0 or name != order.groups[i - 1])]
+        orders[order.order.slug] = {"papers": [position[p.id] for p in order.papers], "groups": starts}
+    data = {"size": size, "orders": orders, "summaries": [paper.summary for paper in papers]}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def _title_key(paper: Paper) -> tuple[str, str]:

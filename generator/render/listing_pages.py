@@ -25,7 +25,7 @@ from .paper_pages import PageMemo, left_as_is
 
 #: What of the digest-wide template values a listing page shows; the rest (the digest's
 #: size, every collection) changes with any added paper and must not make every page render again.
-LISTING_COMMON = ("paths", "search_engine")
+LISTING_COMMON = ("paths", "search_engine", "topic_files")
 
 
 @dataclass(frozen=True)
@@ -102,13 +102,16 @@ class ListingPages:
         return self._page(template, listing, (group, trend), group=group, trend=trend)
 
     def all_page(
-        self, template: Template, listing: ListingPage, order: Order, headings: tuple[str, ...]
+        self, template: Template, listing: ListingPage, order: Order, headings: tuple[str, ...],
+        in_browser: bool = False,
     ) -> bytes | None:
         """Return one page of the All papers listing in `order` (None: the one in the docs dir is still right).
 
-        `headings` holds the group heading shown before each paper of the page ('' for none).
+        `headings` holds the group heading shown before each paper of the page ('' for none);
+        `in_browser`: the order's other pages are made in the browser (all.json), not written.
         """
-        return self._page(template, listing, (order, ORDERS, headings), order=order, orders=ORDERS, headings=headings)
+        return self._page(template, listing, (order, ORDERS, headings, in_browser), order=order, orders=ORDERS,
+                          headings=headings, in_browser=in_browser)
 
     def collection_page(self, template: Template, listing: ListingPage, collection: Collection) -> bytes | None:
         """Return one page of a collection's listing (None: the one in the docs dir is still right)."""

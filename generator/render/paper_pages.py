@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -71,7 +72,7 @@ class PaperPages:
             (self.by_id[pid], [tag for tag in self.by_id[pid].tags if tag.slug in own], rank >= weak_from)
             for rank, pid in enumerate(paper.related) if pid in self.by_id
         ]
-        bibtex = self.entries[paper.id]
+        bibtex = citation(self.entries[paper.id])
         collection = self.collections[paper.collection]
         key = ""
         if self.memo is not None:
@@ -97,6 +98,20 @@ class PaperPages:
         digest = hashlib.blake2b(fingerprint.encode("utf-8"), digest_size=16)
         digest.update(repr(shown).encode("utf-8", "surrogatepass"))
         return digest.hexdigest()
+
+
+#: An entry's abstract field: one line (BibTeX fields are written on one line each), the last field or not.
+_ABSTRACT_LAST = re.compile(r",\n  abstract = [^\n]*(?=\n\}\n?$)")
+_ABSTRACT = re.compile(r"\n  abstract = [^\n]*,(?=\n)")
+
+
+def citation(entry: str) -> str:
+    """Return a paper's BibTeX entry without its abstract, for the page's Cite block.
+
+    The page shows the abstract just above, and a reference manager needs none; papers.bib and the
+    topic exports keep it (issue 43: the abstract was stored on each page twice).
+    """
+    return _ABSTRACT.sub("", _ABSTRACT_LAST.sub("", entry))
 
 
 _PAGES_PER_JOB = 500

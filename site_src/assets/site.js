@@ -7,7 +7,7 @@
 //   `selector` marks, once, with the site's JSON `file`.
 // - pdSite.element, pdSite.plainMath, pdSite.snippet: a text element; math as text;
 //   a search result's snippet (both search engines).
-// - the map's, the filter's and similar papers' own scripts load only on the pages that show them.
+// - the map's, the filter's, similar papers' and topic exports' own scripts load only on the pages that show them.
 window.pdSite = (function () {
   var root = new URL(document.currentScript.src.replace(/assets\/site\.js.*$/, ""));
 
@@ -30,7 +30,8 @@ window.pdSite = (function () {
   // The map's and the filter's scripts are fetched only by the page that shows the widget, once per visit.
   var WIDGETS = [
     ["[data-pd-map]", "assets/map.js"], ["[data-pd-filter]", "assets/filter.js"],
-    ["[data-pd-similar]", "assets/similar.js"],
+    ["[data-pd-similar]", "assets/similar.js"], ["[data-pd-export]", "assets/exports.js"],
+    ["[data-pd-order]", "assets/all-orders.js"],
   ];
   var fetched = {};
   onEveryPage(function () {

@@ -1,0 +1,112 @@
+"""What a digest's site weighs, by part, against the budgets of issue 43 (not a test).
+
+    python bench/site_size.py --sizes 1000 20000 [--corpora ../shared/corpora] [--work DIR] [--keep]
+    python bench/site_size.py --site path/to/site --papers 20000
+
+For each size, in a fresh project folder: the first N distinct abstracts of the ICLR 2025 and 2024
+corpora (varied copies past their end, as bench/scale.py makes them), written as JSON Lines with
+their titles, areas and venues (titles given: the title stage is skipped, the rest of the pipeline
+runs, and a 20,000-paper build takes about 12 minutes on two shared cores instead of about 20). It
+runs `paper-digest build` cold and prints its wall time and peak memory (the largest process:
+the generator, MkDocs or a Pagefind indexer), then the site's bytes and files by part (as
+`build --summary` reports them), bytes per paper, the largest page and file, the tar GitHub
+uploads, the fullest folder, and each host's warnings. `--site` measures a site already built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from generator.build.sitesize import HOSTS, MB, host_warnings, measure_site, size_lines
+from tests.conftest import copy_project
+
+#: Issue 43's budgets: (papers, most MB, most files).
+BUDGETS = {20_000: (500, 60_000), 100_000: (2_000, 200_000)}
+
+
+def records(corpora: Path, count: int) -> list[dict]:
+    """Return `count` records of distinct abstracts from the ICLR corpora, with their titles."""
+    seen: dict[str, dict] = {}
+    for name in ("iclr2025.jsonl", "iclr2024.jsonl"):
+        with open(corpora / name, encoding="utf-8") as lines:
+            for line in lines:
+                record = json.loads(line)
+                seen.setdefault(" ".join(record["abstract"].split()), record)
+    pool = list(seen.values())
+    out = pool[:count]
+    n = 0
+    while len(out) < count:
+        copy = dict(pool[n % len(pool)])
+        copy["id"] = f"{copy['id']}-{n // len(pool) + 2}"
+        copy["abstract"] += f" We also evaluate on held-out split {n // len(pool) + 2}."
+        out.append(copy)
+        n += 1
+    fields = ("id", "title", "abstract", "primary_area", "venue", "year")
+    return [{name: record.get(name, "") for name in fields} for record in out]
+
+
+def report(site: Path, papers: int) -> None:
+    size = measure_site(site)
+    for part, figures in size_lines(size, papers):
+        print(f"  {part:<22} {figures}")
+    print(f"  {'GitHub tar':<22} {size.tar_bytes / MB:,.1f} MB; fullest folder {size.fullest[0]} "
+          f"({size.fullest[1]:,} entries)")
+    for name, host in HOSTS.items():
+        for warning in host_warnings(size, host):
+            print(f"  warning ({name}): {warning}")
+    budget = next((b for n, b in sorted(BUDGETS.items()) if papers <= n), None)
+    if budget:
+        mb, files = budget
+        ok = size.bytes <= mb * MB and size.files <= files
+        print(f"  budget {mb:,} MB and {files:,} files: {'within' if ok else 'OVER'} "
+              f"({size.bytes / MB:,.1f} MB, {size.files:,} files)")
+
+
+def build(size: int, corpora: Path, work: Path) -> Path:
+    project = copy_project(work / f"size-{size}")
+    (project / "in").mkdir()
+    with open(project / "in" / "papers.jsonl", "w", encoding="utf-8") as out:
+        for record in records(corpora, size):
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "generator", "build", "in/papers.jsonl"], cwd=project,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert process.stdout is not None
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    if status:
+        raise SystemExit(output[-3000:])
+    print(f"{size:,} papers: cold build {time.perf_counter() - start:.1f} s, "
+          f"peak memory {usage.ru_maxrss / 1024:,.0f} MB (largest process)")
+    return project / "site"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000])
+    parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
+    parser.add_argument("--work", type=Path, default=None, help="where the projects are built (default: a temp dir)")
+    parser.add_argument("--site", type=Path, default=None, help="measure this built site instead")
+    parser.add_argument("--papers", type=int, default=0, help="with --site: its number of papers")
+    args = parser.parse_args()
+    if args.site:
+        report(args.site, args.papers)
+        return
+    work = args.work or Path(tempfile.mkdtemp(prefix="site-size-"))
+    for size in args.sizes:
+        report(build(size, args.corpora, work), size)
+
+
+if __name__ == "__main__":
+    main()
