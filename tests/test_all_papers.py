@@ -66,6 +66,12 @@ def test_the_all_papers_pages_are_paginated_like_tag_pages_and_link_the_other_or
         # Newest first is written whole; the other orders' first page only (the browser makes the rest).
         assert [path in files for path in pages] == ([True, True, True] if rank == 0 else [True, False, False])
         assert f"{stem}/page/4.md" not in files
+        if rank:
+            # The addresses those pages had before they were made in the browser still lead to them.
+            for number in (2, 3):
+                moved = files[f"{stem}/page/{number}/index.html"].decode("utf-8")
+                assert f'url=../../../../{stem}/?page={number}"' in moved
+            assert f"{stem}/page/4/index.html" not in files
         listed = []
         for path in pages[: 3 if rank == 0 else 1]:
             text = files[path].decode("utf-8")

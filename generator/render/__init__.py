@@ -20,7 +20,7 @@ from ..model import PATHS, Collection, Paper, Progress, no_progress
 from ..project import configured_identity, template_dirs
 from ..rows import join_rows, paper_keys, render_rows
 from ..settings import Settings
-from .all_papers import ORDERS_FILE, all_orders, orders_json
+from .all_papers import ORDERS_FILE, all_orders, orders_json, paged_in_browser
 from .charts import bar_chart, change_chart, share_chart
 from .exports import PAPERS_BIB, PAPERS_CSV, bibtex_entry, bibtex_file, csv_row
 from .feeds import atom_feed, newest, newest_first, paper_date
@@ -158,13 +158,16 @@ def render_pages(
             for listing in listed if rank == 0 else listed[:1]:
                 headings = ordered.headings(listing.first - 1, len(listing.papers))
                 _put(files, listing.path, listings.all_page(all_template, listing, ordered.order, headings, rank > 0))
+            if rank:
+                files.update(redirect_files(paged_in_browser(listed), settings.site_url))
         files[ORDERS_FILE] = _utf8(orders_json(orders, papers, settings.listing_size))
         json_rows = render_rows(PATHS.papers_json, papers, lambda p: papers_json_row(p, collections), keys, memo)
         files[PATHS.papers_json] = join_rows(PATHS.papers_json, PAPERS_JSON, json_rows, keys, memo)
         csv_rows = render_rows(PATHS.papers_csv, papers, csv_row, keys, memo)
         files[PATHS.papers_csv] = join_rows(PATHS.papers_csv, PAPERS_CSV, csv_rows, keys, memo)
-        _put(files, PATHS.papers_json + ".gz", gzipped(PATHS.papers_json + ".gz", files[PATHS.papers_json], memo))
-        _put(files, PATHS.papers_csv + ".gz", gzipped(PATHS.papers_csv + ".gz", files[PATHS.papers_csv], memo))
+        if not topic_files:  # a large digest: its exports compressed too (docs/guide/scale.md says why)
+            _put(files, PATHS.papers_json + ".gz", gzipped(PATHS.papers_json + ".gz", files[PATHS.papers_json], memo))
+            _put(files, PATHS.papers_csv + ".gz", gzipped(PATHS.papers_csv + ".gz", files[PATHS.papers_csv], memo))
         files[PATHS.about] = _utf8(env.get_template("about.md.j2").render(
             **common, formats_read=formats_read(papers), inferred_count=sum(p.title_inferred for p in papers)
         ))
@@ -176,7 +179,8 @@ def render_pages(
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
         files.update(_feeds(papers, by_date, groups, title, settings, memo))
         files[PATHS.papers_bib] = join_rows(PATHS.papers_bib, PAPERS_BIB, bib_rows, keys, memo)
-        _put(files, PATHS.papers_bib + ".gz", gzipped(PATHS.papers_bib + ".gz", files[PATHS.papers_bib], memo))
+        if not topic_files:
+            _put(files, PATHS.papers_bib + ".gz", gzipped(PATHS.papers_bib + ".gz", files[PATHS.papers_bib], memo))
         for group in groups if topic_files else ():
             _put(files, group.tag.bib_path, _tag_bib(group, entries, record_keys, memo))
         done = 0

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..model import PATHS, Paper
 from .groups import TagGroup
+from .listings import ListingPage
 from .trends import collection_order
 
 
@@ -116,3 +117,13 @@ def orders_json(ordered: Sequence[OrderedPapers], papers: Sequence[Paper], size:
 
 def _title_key(paper: Paper) -> tuple[str, str]:
     return (paper.title.casefold(), paper.id)
+
+
+def paged_in_browser(listed: Sequence[ListingPage]) -> dict[str, str]:
+    """Return where each page after the first of an order paged in the browser moved: old address to new.
+
+    Such an order was written as pages ("all/title/page/2/") before its later pages were made in the
+    browser ("all/title/?page=2"); the old addresses keep working as redirects.
+    """
+    first = listed[0].path.removesuffix(".md") + "/"
+    return {f"{page.path.removesuffix('.md')}/": f"{first}?page={page.number}" for page in listed[1:]}
