@@ -17,6 +17,7 @@ from ..settings import Settings
 from ..text import to_plain
 from .area_gate import AREA_GATE_PATH, reranked
 from .areas import Area, AreaGuess, load_model, load_taxonomy
+from .fields import MACHINE_LEARNING, FieldTags, digest_field, load_field_tagger, load_vocabulary, vocabulary_topics
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .keywords import keyword_tags
 from .maps import FORK_FROM, MapLayout
@@ -76,6 +77,8 @@ class _Analysis:
     lead: str
     #: The one-line summary: the source's tldr, else the contribution sentence (`summaries.py`).
     summary: str = ""
+    #: The paper's field, and its areas and topics there when the field is not machine learning (fields.py).
+    field: FieldTags = FieldTags(MACHINE_LEARNING)
 
 
 #: What one paper's analysis reads: abstract, given title, keywords, tldr, title and summary lengths.
@@ -116,7 +119,10 @@ def _analyse_batch(
     tfidf = load_model().features(plains)
     # The keyword tags join each paper's candidates: the gate decides which of them the paper shows.
     inferred = tag_topics(plains, topics, model=load_topic_model(), tfidf=tfidf, given=[a.topics for a in analyses])
-    analyses = [replace(a, topics=found) for a, found in zip(analyses, inferred, strict=True)]
+    tagger = load_field_tagger()
+    fields = tagger.tag(plains, tfidf) if tagger else [FieldTags(MACHINE_LEARNING) for _ in plains]
+    analyses = [replace(a, topics=found, field=field)
+                for a, found, field in zip(analyses, inferred, fields, strict=True)]
     # The area reranker reads the paper's topics; the first two areas are all a paper can be tagged with
     # (area_tags): the rest stay here.
     guesses = load_model().predict_plausible(plains, features=tfidf)
@@ -141,6 +147,7 @@ def _to_json(analysis: _Analysis, guesses: list[AreaGuess]) -> dict:
         "title_confidence": analysis.title_confidence,
         "lead": analysis.lead, "summary": analysis.summary, "topics": [_tag_json(t) for t in analysis.topics],
         "areas": [[g.area.label, g.area.name, g.probability, list(g.evidence)] for g in guesses],
+        "field": analysis.field.to_json(),
     }
 
 
@@ -149,7 +156,7 @@ def _from_json(data: dict) -> tuple[_Analysis, list[AreaGuess]]:
     analysis = _Analysis(
         str(data["plain"]), str(data["title"]), str(data["title_source"]), float(data["title_confidence"]),
         [_tag_of(t) for t in data["topics"]],
-        str(data["lead"]), str(data["summary"]),
+        str(data["lead"]), str(data["summary"]), FieldTags.from_json(data["field"]),
     )
     guesses = [AreaGuess(Area(str(label), str(name)), float(p), tuple(str(e) for e in evidence))
                for label, name, p, evidence in data["areas"]]
@@ -213,6 +220,28 @@ def _analyse_jobs(
     return analyses, guesses
 
 
+def _in_own_fields(analyses: list[_Analysis], papers: list[Paper]) -> list[_Analysis]:
+    """Return the analyses with each paper's topics those of its own field, when the digest is not machine learning's.
+
+    A digest most of whose papers are of machine learning (ICLR, NeurIPS) keeps the ICLR areas and
+    topics for every paper. In a digest of another field (ACL, CVPR, IROS), a paper of a field other
+    than machine learning shows that field's areas and topics: the source's keywords first, joined to
+    the field's topics where they name one, then the field's inferred topics; a paper no topic fits
+    has none and is listed under its area.
+    """
+    if digest_field([a.field.field for a in analyses]) == MACHINE_LEARNING:
+        return [replace(a, field=FieldTags(a.field.field)) for a in analyses]
+    vocabulary = load_vocabulary()
+    result = []
+    for analysis, paper in zip(analyses, papers, strict=True):
+        if not analysis.field.areas:
+            result.append(analysis)
+            continue
+        own = keyword_tags(paper.keywords, vocabulary_topics(vocabulary, analysis.field.field), analysis.plain)
+        result.append(replace(analysis, topics=merge_tags(list(analysis.field.topics), own)))
+    return result
+
+
 def enrich(
     papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None,
     neighbours: NeighbourMemo | None = None,
@@ -243,11 +272,14 @@ def enrich_digest(
     """
     overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
-    area_names = {area.name for area in load_taxonomy()}
-    area_slugs = {tag_slug(name) for name in area_names}
     # All titles and topics are gathered first: uniqueness and topic sizes are
     # properties of the whole digest.
     analyses, guesses = _analyse_all(papers, topics, settings, progress, cache)
+    analyses = _in_own_fields(analyses, papers)
+    area_names = {area.name for area in load_taxonomy()} | {
+        tag.name for a in analyses for tag in a.field.areas
+    }
+    area_slugs = {tag_slug(name) for name in area_names}
     plains = [a.plain for a in analyses]
     # A title corrected in the overrides file replaces the inferred one, its slug included.
     titled: list[tuple[str, TitleSource, float]] = [
@@ -282,7 +314,9 @@ def enrich_digest(
 
     enriched = []
     for i, paper in enumerate(papers):
-        areas = area_tags(guesses[i], settings.second_area_ratio, specific_first=not AREA_GATE_PATH.is_file())
+        areas = list(analyses[i].field.areas) or area_tags(
+            guesses[i], settings.second_area_ratio, specific_first=not AREA_GATE_PATH.is_file()
+        )
         tags = overrides.apply(paper.id, [*areas, *folded[i]], area_names)
         enriched.append(
             replace(
