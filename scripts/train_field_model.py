@@ -37,7 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench.split import field_part_of
+from train_topic_model import calibration_fold, pick_threshold
+
+from bench.split import field_part_of, paper_key
 from generator.enrich.areas import load_model
 from generator.enrich.fields import (
     FIELD_MODEL_PATH,
@@ -49,7 +51,6 @@ from generator.enrich.fields import (
 from generator.enrich.keywords import named_topics
 from generator.enrich.topic_model import DECIMALS, featurize, vocabulary_fingerprint
 from generator.text import to_plain
-from train_topic_model import calibration_fold, pick_threshold
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 
@@ -66,7 +67,7 @@ def read_corpora(corpora: Path) -> list[dict]:
                 record = json.loads(line)
                 field = vocabulary.field_of_venue(str(record.get("venue") or ""))
                 if field and record.get("abstract") and field_part_of(record) == "tune":
-                    records.append({**record, "field": field})
+                    records.append({**record, "id": paper_key(record), "field": field})
     return records
 
 

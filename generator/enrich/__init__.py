@@ -17,10 +17,18 @@ from ..settings import Settings
 from ..text import to_plain
 from .area_gate import AREA_GATE_PATH, reranked
 from .areas import Area, AreaGuess, load_model, load_taxonomy
-from .fields import MACHINE_LEARNING, FieldTags, digest_field, load_field_tagger, load_vocabulary, vocabulary_topics
+from .fields import (
+    MACHINE_LEARNING_TAGS,
+    FieldTags,
+    bundled_field_topics,
+    in_digest_fields,
+    load_field_tagger,
+    vocabulary_topics,
+)
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .keywords import keyword_tags
 from .maps import FORK_FROM, MapLayout
+from .open_topics import open_topics
 from .overrides import load_overrides
 from .related import MAP_NEIGHBOURS, NeighbourMemo, closest_from, nearest_kept
 from .summaries import summarize
@@ -78,7 +86,7 @@ class _Analysis:
     #: The one-line summary: the source's tldr, else the contribution sentence (`summaries.py`).
     summary: str = ""
     #: The paper's field, and its areas and topics there when the field is not machine learning (fields.py).
-    field: FieldTags = FieldTags(MACHINE_LEARNING)
+    field: FieldTags = MACHINE_LEARNING_TAGS
 
 
 #: What one paper's analysis reads: abstract, given title, keywords, tldr, title and summary lengths.
@@ -120,7 +128,7 @@ def _analyse_batch(
     # The keyword tags join each paper's candidates: the gate decides which of them the paper shows.
     inferred = tag_topics(plains, topics, model=load_topic_model(), tfidf=tfidf, given=[a.topics for a in analyses])
     tagger = load_field_tagger()
-    fields = tagger.tag(plains, tfidf) if tagger else [FieldTags(MACHINE_LEARNING) for _ in plains]
+    fields = tagger.tag(tfidf) if tagger else [MACHINE_LEARNING_TAGS for _ in plains]
     analyses = [replace(a, topics=found, field=field)
                 for a, found, field in zip(analyses, inferred, fields, strict=True)]
     # The area reranker reads the paper's topics; the first two areas are all a paper can be tagged with
@@ -206,6 +214,7 @@ def _analyse_jobs(
     guesses: list[list[AreaGuess]] = []
     if workers:
         load_topic_model()  # loaded once (with the area model), before the fork: the workers share them
+        load_field_tagger()
         # Forked workers inherit the vocabulary through this module global instead of pickling it per batch.
         global _WORKER_TOPICS  # noqa: PLW0603
         _WORKER_TOPICS = topics
@@ -223,23 +232,35 @@ def _analyse_jobs(
 def _in_own_fields(analyses: list[_Analysis], papers: list[Paper]) -> list[_Analysis]:
     """Return the analyses with each paper's topics those of its own field, when the digest is not machine learning's.
 
-    A digest most of whose papers are of machine learning (ICLR, NeurIPS) keeps the ICLR areas and
-    topics for every paper. In a digest of another field (ACL, CVPR, IROS), a paper of a field other
-    than machine learning shows that field's areas and topics: the source's keywords first, joined to
-    the field's topics where they name one, then the field's inferred topics; a paper no topic fits
-    has none and is listed under its area.
+    Which field's vocabulary each paper is shown in is `fields.in_digest_fields`'s choice. A paper shown
+    in a field other than machine learning gets the source's keywords first, joined to the field's
+    topics where they name one, then the field's inferred topics; a paper no topic fits has none and
+    is listed under its area.
     """
-    if digest_field([a.field.field for a in analyses]) == MACHINE_LEARNING:
-        return [replace(a, field=FieldTags(a.field.field)) for a in analyses]
-    vocabulary = load_vocabulary()
+    placed = in_digest_fields([a.field for a in analyses], [a.plain for a in analyses])
+    analyses = [replace(a, field=tags) for a, tags in zip(analyses, placed, strict=True)]
     result = []
     for analysis, paper in zip(analyses, papers, strict=True):
         if not analysis.field.areas:
             result.append(analysis)
             continue
-        own = keyword_tags(paper.keywords, vocabulary_topics(vocabulary, analysis.field.field), analysis.plain)
+        own = keyword_tags(paper.keywords, vocabulary_topics(analysis.field.field), analysis.plain)
         result.append(replace(analysis, topics=merge_tags(list(analysis.field.topics), own)))
     return result
+
+
+def _parents(topics: tuple[Topic, ...], fields: bool) -> dict[str, tuple[str, str]]:
+    """Return each topic's parent; in a digest shown in other fields, a field's topic has its field's parent.
+
+    A field topic spelled as an ICLR topic ("Legged Locomotion") is not a sub-topic of ICLR's parent
+    ("Robotics & Manipulation") in a robotics digest, where Legged Locomotion is a topic of its own.
+    """
+    parents = topic_parents(topics)
+    if not fields:
+        return parents
+    own = bundled_field_topics()
+    names = {topic.slug for topic in own}
+    return {slug: p for slug, p in parents.items() if slug not in names} | topic_parents(own)
 
 
 def enrich(
@@ -297,8 +318,13 @@ def enrich_digest(
     pins = [{tag.slug for tag in extra} for extra in pinned]
     folded = fold_topics(
         candidates, settings.min_topic_papers, settings.max_topics_per_paper, pinned=pins,
-        parents=topic_parents(topics),
+        parents=_parents(topics, any(a.field.areas for a in analyses)),
     )
+    # Papers no vocabulary topic fits, when several share a subject, get the digest's own topic.
+    bare = [i for i, tags in enumerate(folded) if not tags]
+    for i, tag in open_topics(base_titles, plains, bare, settings.min_topic_papers).items():
+        if tag.slug not in area_slugs:
+            folded[i] = [tag]
     # One TF-IDF matrix serves both related papers and the map.
     progress("Finding related papers", 0, 1)
     vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)], counts)

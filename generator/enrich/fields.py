@@ -17,7 +17,7 @@ any comparison, so every machine gives the same field, areas and topics.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -29,8 +29,8 @@ import yaml
 from ..errors import DigestError
 from ..model import Tag
 from .areas import AreaModel, load_model
-from .tags import Topic, tag_slug, topics_from_entries
-from .topic_model import FURTHER_TOPIC_FLOOR, TopicModel, vocabulary_fingerprint
+from .tags import PHRASE_MIN_SCORE, Topic, phrase_confidence, tag_slug, topics_from_entries
+from .topic_model import FURTHER_TOPIC_FLOOR, TopicModel, names_subject, vocabulary_fingerprint
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 FIELD_MODEL_PATH = DATA / "field_model.npz"
@@ -41,6 +41,12 @@ MACHINE_LEARNING = "Machine Learning"
 AREA_PREFIX = "area: "
 #: Probabilities are rounded to this many decimals before any comparison (as topic_model.DECIMALS).
 DECIMALS = 4
+#: A paper's best topic under its threshold is still its topic at this probability when the abstract
+#: names it as its subject (`FieldTagger._fallback`).
+FALLBACK_PROBABILITY = 0.15
+#: In a digest of a field other than machine learning, a paper the field model gives at least this
+#: probability of the digest's field is shown in that field (a multimodal ACL paper stays an NLP paper).
+IN_DIGEST_FIELD = 0.15
 
 
 @dataclass(frozen=True)
@@ -154,14 +160,26 @@ class FieldTags:
     field: str
     areas: tuple[Tag, ...] = ()
     topics: tuple[Tag, ...] = ()
+    #: The field model's probability of each field (by name; rounded), empty when not known.
+    probabilities: tuple[tuple[str, float], ...] = ()
+
+    def probability(self, field: str) -> float:
+        """Return the field model's probability that the paper is of `field`."""
+        return dict(self.probabilities).get(field, 0.0)
 
     def to_json(self) -> list:
-        return [self.field, [_tag_json(t) for t in self.areas], [_tag_json(t) for t in self.topics]]
+        return [self.field, [_tag_json(t) for t in self.areas], [_tag_json(t) for t in self.topics],
+                [list(p) for p in self.probabilities]]
 
     @classmethod
     def from_json(cls, data: list) -> FieldTags:
-        field, areas, topics = data
-        return cls(str(field), tuple(_tag_of(t, "area") for t in areas), tuple(_tag_of(t, "topic") for t in topics))
+        field, areas, topics, probabilities = data
+        return cls(str(field), tuple(_tag_of(t, "area") for t in areas), tuple(_tag_of(t, "topic") for t in topics),
+                   tuple((str(name), float(p)) for name, p in probabilities))
+
+
+#: The field tags of a paper of machine learning (or of a digest that is machine learning's): none.
+MACHINE_LEARNING_TAGS = FieldTags(MACHINE_LEARNING)
 
 
 def _tag_json(tag: Tag) -> list:
@@ -190,19 +208,26 @@ class FieldTagger:
         }
         self._parents = {t.name: t.parent for t in topic_model.feature_topics if t.parent}
 
-    def tag(self, plains: list[str], tfidf: sp.spmatrix, max_topics: int = 3) -> list[FieldTags]:
-        """Return each paper's field tags (areas and topics only for a field other than machine learning)."""
+    def tag(self, tfidf: sp.spmatrix) -> list[FieldTags]:
+        """Return each paper's field and the field model's probabilities (its areas and topics come per digest)."""
+        names = self.field_model.names
+        probabilities = self.field_model.probabilities(tfidf)
+        return [
+            FieldTags(names[int(np.argmax(row))],
+                      probabilities=tuple((name, float(p)) for name, p in zip(names, row, strict=True) if p >= 0.01))
+            for row in probabilities
+        ]
+
+    def has_areas(self, field: str) -> bool:
+        """Return whether a field has areas of its own (machine learning's are areas.yaml's)."""
+        return bool(self._areas.get(field))
+
+    def tag_in(self, plains: list[str], tfidf: sp.spmatrix, fields: list[str], max_topics: int = 3) -> list[FieldTags]:
+        """Return each paper's areas and topics in the field given for it (a field of fields.yaml with areas)."""
         if not plains:
             return []
-        fields = self.field_model.predict(tfidf)
-        rows = [i for i, f in enumerate(fields) if self._areas.get(f)]
-        result = [FieldTags(f) for f in fields]
-        if not rows:
-            return result
-        features, probabilities = self.topic_model.scores([plains[i] for i in rows], tfidf[rows])
-        for local, row in enumerate(rows):
-            result[row] = self._choose(fields[row], features, local, probabilities[local], max_topics)
-        return result
+        features, probabilities = self.topic_model.scores(plains, tfidf)
+        return [self._choose(field, features, row, probabilities[row], max_topics) for row, field in enumerate(fields)]
 
     def _choose(self, field: str, features, row: int, probs: np.ndarray, max_topics: int) -> FieldTags:
         model = self.topic_model
@@ -212,6 +237,8 @@ class FieldTagger:
              if model.thresholds[c] >= 0 and probs[c] >= model.thresholds[c]),
             key=lambda item: (-item[0], item[1]),
         )
+        if not passing:
+            passing = self._fallback(field, features, row, probs)
         chosen = passing[:1] + [p for p in passing[1:] if p[0] >= FURTHER_TOPIC_FLOOR]
         topics = tuple(
             Tag(name, tag_slug(name), "topic", round(p, 3), model.evidence(features, row, column),
@@ -229,6 +256,27 @@ class FieldTagger:
         area = Tag(area_name, tag_slug(area_name), "area", round(float(probs[column]), 3),
                    model.evidence(features, row, column))
         return FieldTags(field, (area,), topics)
+
+
+    def _fallback(self, field: str, features, row: int, probs: np.ndarray) -> list[tuple[float, str, int, str]]:
+        """Return the paper's best topic under its threshold when the abstract names it as its subject, else nothing.
+
+        A topic is named as the subject when one of its phrases is in a contribution sentence
+        ("We propose a dependency parser ...") or its phrases add up to `SUBJECT_SCORE`; a topic without
+        a classifier (too few titled papers) needs that and two mentions (`PHRASE_MIN_SCORE`).
+        """
+        model = self.topic_model
+        found = []
+        for area, _, cols in self._areas[field]:
+            for c in cols:
+                index = model.phrase_index(model.names[c])
+                if index is None or not names_subject(features, row, index):
+                    continue
+                if model.thresholds[c] >= 0 and probs[c] >= FALLBACK_PROBABILITY:
+                    found.append((float(probs[c]), model.names[c], c, area))
+                elif model.thresholds[c] < 0 and features.scores[row].get(index, 0.0) >= PHRASE_MIN_SCORE:
+                    found.append((phrase_confidence(features.scores[row][index]), model.names[c], c, area))
+        return sorted(found, key=lambda item: (-item[0], item[1]))[:1]
 
 
 @lru_cache(maxsize=1)
@@ -262,7 +310,42 @@ def digest_field(fields: list[str]) -> str:
     return MACHINE_LEARNING if counts.get(MACHINE_LEARNING) == best else min(n for n, c in counts.items() if c == best)
 
 
-def vocabulary_topics(vocabulary: Vocabulary, field: str) -> tuple[Topic, ...]:
-    """Return the topics of one field (no area columns): what a source's keywords may join in that field."""
-    names = {t for f in vocabulary.fields if f.name == field for a in f.areas for t in a.topics}
-    return tuple(t for t in field_topics(vocabulary) if t.name in names)
+@lru_cache(maxsize=1)
+def bundled_field_topics() -> tuple[Topic, ...]:
+    """Return the compiled topics (and area columns) of the bundled fields vocabulary."""
+    return field_topics(load_vocabulary())
+
+
+@lru_cache(maxsize=16)
+def vocabulary_topics(field: str) -> tuple[Topic, ...]:
+    """Return the topics of one bundled field (no area columns): what a source's keywords may join in that field."""
+    names = {t for f in load_vocabulary().fields if f.name == field for a in f.areas for t in a.topics}
+    return tuple(t for t in bundled_field_topics() if t.name in names)
+
+
+def in_digest_fields(tags: list[FieldTags], plains: list[str]) -> list[FieldTags]:
+    """Return, for each paper of a digest, the field tags it is shown with (none: the ICLR areas and topics).
+
+    A digest most of whose papers are of machine learning (ICLR, NeurIPS) keeps the ICLR areas and
+    topics for every paper. In a digest at least half of whose papers are of another field (ACL, CVPR,
+    IROS), a paper that may be of that field (`IN_DIGEST_FIELD`) is shown in it; any other paper of a
+    field other than machine learning is shown in its own field, and a paper of machine learning keeps
+    the ICLR areas and topics.
+    """
+    main = digest_field([t.field for t in tags])
+    tagger = load_field_tagger()
+    if main == MACHINE_LEARNING or tagger is None:
+        return [MACHINE_LEARNING_TAGS for _ in tags]
+    # A digest of one field: a paper that may be of it is shown in it. A mixed one (a library of several
+    # fields): each paper in its own field.
+    single = 2 * sum(t.field == main for t in tags) >= len(tags)
+    target = [main if single and t.field != main and t.probability(main) >= IN_DIGEST_FIELD else t.field
+              for t in tags]
+    rows = [i for i, field in enumerate(target) if tagger.has_areas(field)]
+    placed = [MACHINE_LEARNING_TAGS if target[i] == MACHINE_LEARNING else tags[i] for i in range(len(tags))]
+    if rows:
+        texts = [plains[i] for i in rows]
+        found = tagger.tag_in(texts, load_model().features(texts), [target[i] for i in rows])
+        for i, tagged in zip(rows, found, strict=True):
+            placed[i] = replace(tagged, probabilities=tags[i].probabilities)
+    return placed
