@@ -328,9 +328,9 @@ def in_digest_fields(tags: list[FieldTags], plains: list[str]) -> list[FieldTags
 
     A digest most of whose papers are of machine learning (ICLR, NeurIPS) keeps the ICLR areas and
     topics for every paper. In a digest at least half of whose papers are of another field (ACL, CVPR,
-    IROS), a paper that may be of that field (`IN_DIGEST_FIELD`) is shown in it; any other paper of a
-    field other than machine learning is shown in its own field, and a paper of machine learning keeps
-    the ICLR areas and topics.
+    IROS), a paper that may be of that field (`IN_DIGEST_FIELD`) is shown in it and any other keeps the
+    ICLR areas and topics. In a mixed library (no field holds half of it), each paper of a field other
+    than machine learning is shown in its own field.
     """
     main = digest_field([t.field for t in tags])
     tagger = load_field_tagger()
@@ -339,8 +339,13 @@ def in_digest_fields(tags: list[FieldTags], plains: list[str]) -> list[FieldTags
     # A digest of one field: a paper that may be of it is shown in it. A mixed one (a library of several
     # fields): each paper in its own field.
     single = 2 * sum(t.field == main for t in tags) >= len(tags)
-    target = [main if single and t.field != main and t.probability(main) >= IN_DIGEST_FIELD else t.field
-              for t in tags]
+    # In a digest of one field, a paper not of it keeps ICLR's broad vocabulary: one site, two taxonomies
+    # at most. In a mixed library each paper is shown in its own field.
+    target = [
+        (main if t.field == main or t.probability(main) >= IN_DIGEST_FIELD else MACHINE_LEARNING) if single
+        else t.field
+        for t in tags
+    ]
     rows = [i for i, field in enumerate(target) if tagger.has_areas(field)]
     placed = [MACHINE_LEARNING_TAGS if target[i] == MACHINE_LEARNING else tags[i] for i in range(len(tags))]
     if rows:
