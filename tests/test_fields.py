@@ -202,3 +202,17 @@ def test_field_words_alone_name_no_open_topic() -> None:
 
     titles = ["Neural Network Training", "Training a Neural Network", "Neural Network Results"]
     assert open_topics(titles, ["", "", ""], [0, 1, 2], min_papers=3) == {}
+
+
+def test_an_open_topics_page_keeps_its_mark_and_a_vocabulary_topics_none() -> None:
+    from generator.enrich.open_topics import OPEN_TOPIC
+    from generator.model import Tag
+    from generator.render.groups import group_by_tag
+
+    opened = Tag("Sign Language", "sign-language", "topic", 0.0, (OPEN_TOPIC, "phrase: sign language"))
+    known = Tag("Machine Translation", "machine-translation", "topic", 0.9, ("phrase: translation",))
+    papers = [make_paper(f"Paper {i} on sign language.", tags=(opened, known)) for i in range(3)]
+    groups = {g.tag.slug: g for g in group_by_tag(papers)}
+    # The topic page (templates/tag.md.j2) says "Open topic, named from a phrase its papers share".
+    assert groups["sign-language"].tag.evidence == (OPEN_TOPIC,)
+    assert groups["machine-translation"].tag.evidence == ()
