@@ -216,3 +216,12 @@ def test_an_open_topics_page_keeps_its_mark_and_a_vocabulary_topics_none() -> No
     # The topic page (templates/tag.md.j2) says "Open topic, named from a phrase its papers share".
     assert groups["sign-language"].tag.evidence == (OPEN_TOPIC,)
     assert groups["machine-translation"].tag.evidence == ()
+
+
+def test_an_arxiv_category_names_the_papers_field() -> None:
+    from generator.enrich.fields import with_source_field
+
+    guessed = FieldTags(MACHINE_LEARNING, probabilities=((MACHINE_LEARNING, 0.7), ("Robotics", 0.3)))
+    assert with_source_field(guessed, ("cs.RO", "cs.LG")).field == "Robotics"
+    assert with_source_field(guessed, ("cs.RO",)).probability("Robotics") == 1.0
+    assert with_source_field(guessed, ("grasping",)) == guessed

@@ -24,6 +24,7 @@ from .fields import (
     in_digest_fields,
     load_field_tagger,
     vocabulary_topics,
+    with_source_field,
 )
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .keywords import keyword_tags
@@ -129,6 +130,8 @@ def _analyse_batch(
     inferred = tag_topics(plains, topics, model=load_topic_model(), tfidf=tfidf, given=[a.topics for a in analyses])
     tagger = load_field_tagger()
     fields = tagger.tag(tfidf) if tagger else [MACHINE_LEARNING_TAGS for _ in plains]
+    # A field an arXiv category of the paper names comes first (the source's own subject).
+    fields = [with_source_field(tags, job[2]) for tags, job in zip(fields, jobs, strict=True)]
     analyses = [replace(a, topics=found, field=field)
                 for a, found, field in zip(analyses, inferred, fields, strict=True)]
     # The area reranker reads the paper's topics; the first two areas are all a paper can be tagged with

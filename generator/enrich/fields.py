@@ -310,6 +310,28 @@ def digest_field(fields: list[str]) -> str:
     return MACHINE_LEARNING if counts.get(MACHINE_LEARNING) == best else min(n for n, c in counts.items() if c == best)
 
 
+#: arXiv categories that name a field (an arXiv export's keywords): the source's own word on the paper's field.
+ARXIV_FIELDS = {
+    "cs.CL": "Natural Language Processing", "cs.CV": "Computer Vision", "eess.IV": "Computer Vision",
+    "cs.RO": "Robotics", "cs.LG": MACHINE_LEARNING, "stat.ML": MACHINE_LEARNING, "cs.NE": MACHINE_LEARNING,
+    "cs.AI": "Artificial Intelligence", "cs.MA": "Artificial Intelligence", "cs.LO": "Artificial Intelligence",
+    "math.ST": "Learning Theory & Statistics", "stat.TH": "Learning Theory & Statistics",
+    "cs.IR": "Web & Data Mining", "cs.SI": "Web & Data Mining", "cs.GR": "Computer Graphics",
+}
+
+
+def with_source_field(tags: FieldTags, keywords: tuple[str, ...]) -> FieldTags:
+    """Return a paper's field tags with the field its first arXiv category names, when it gives one.
+
+    An arXiv export lists a paper's categories as its keywords, the primary one first ("cs.CL").
+    """
+    field = next((ARXIV_FIELDS[k.strip()] for k in keywords if k.strip() in ARXIV_FIELDS), None)
+    if field is None or field == tags.field:
+        return tags
+    others = tuple((name, p) for name, p in tags.probabilities if name != field)
+    return replace(tags, field=field, probabilities=((field, 1.0), *others))
+
+
 @lru_cache(maxsize=1)
 def bundled_field_topics() -> tuple[Topic, ...]:
     """Return the compiled topics (and area columns) of the bundled fields vocabulary."""
