@@ -13,6 +13,7 @@ For each venue-year of `bench.split.HELD_OUT_VENUES` (never read to train or tun
   the digest's field, ICLR areas for the others) and before (ICLR's 21 areas for every paper,
   as main shows them). The held-out venue-years give no subject tracks (their `track` is the
   status), so there is no venue share to set beside it;
+- open topics: how many of the papers without a topic get one, and the open topics' names;
 - speed: the field model and the field topic model per abstract, one core's CPU time.
 
 `python bench/tags.py --fields` runs it too.
@@ -37,6 +38,7 @@ from generator.enrich.areas import load_model
 from generator.enrich.fields import digest_field, field_topics, in_digest_fields, load_field_tagger, load_vocabulary
 from generator.enrich.folding import area_tags
 from generator.enrich.keywords import named_topics
+from generator.enrich.open_topics import open_topics
 from generator.enrich.tags import load_topics
 from generator.enrich.topic_model import load_topic_model, tag_topics
 from generator.settings import Settings
@@ -81,6 +83,12 @@ def measure(venue: str, records: list[dict]) -> None:
         print(f"  shown in their field: {len(shown)}; with a topic {len(tagged) / len(shown):.3f}; first topic named "
               f"by the title {first / max(len(tagged), 1):.3f}; any topic named {anyone / max(len(tagged), 1):.3f}; "
               f"topics a tagged paper {sum(len(tags[i].topics) for i in tagged) / max(len(tagged), 1):.2f}")
+    if shown:
+        bare = [i for i in shown if not tags[i].topics]
+        opened = open_topics([r["title"] for r in records], plains, bare, Settings().min_topic_papers)
+        names = Counter(tag.name for tag in opened.values())
+        print(f"  open topics (titles as the source gives them): {len(opened)} of {len(bare)} papers without a topic "
+              f"in {len(names)} open topics: " + ", ".join(f"{n} {c}" for n, c in names.most_common(8)))
     ratio = Settings().second_area_ratio
     guesses = load_model().predict_plausible(plains, features=tfidf)
     before_topics = tag_topics(plains, load_topics(), model=load_topic_model(), tfidf=tfidf)

@@ -225,3 +225,12 @@ def test_an_arxiv_category_names_the_papers_field() -> None:
     assert with_source_field(guessed, ("cs.RO", "cs.LG")).field == "Robotics"
     assert with_source_field(guessed, ("cs.RO",)).probability("Robotics") == 1.0
     assert with_source_field(guessed, ("grasping",)) == guessed
+
+
+def test_abbreviations_and_addresses_name_no_open_topic_and_plurals_meet() -> None:
+    from generator.enrich.open_topics import open_topics
+
+    plains = [f"We propose a method, e.g. for sorting; code at https://github.com/lab/sort{i}." for i in range(3)]
+    assert open_topics(["Sorting Algorithm", "Sorting Algorithms", "Sorting algorithm design"], plains,
+                       [0, 1, 2], min_papers=3)[0].name in ("Sorting Algorithm", "Sorting Algorithms")
+    assert open_topics(["A", "B", "C"], plains, [0, 1, 2], min_papers=3) == {}
