@@ -14,6 +14,9 @@
 - tag sizes: largest tag share and topics under 3 papers before and after
   folding, on the default corpus and on a 5,000-paper sample.
 - topic names that read like an area name (`reads_like_area`).
+- other fields (`--fields`, bench/field_tags.py): per held-out venue-year of
+  fields.jsonl.gz, the field model's accuracy, the field topics' coverage and precision
+  by title labels, and the largest area's share before and after.
 - speed: model load times, and time to tag 20,000 abstracts (plain text, areas,
   topics) in one process and on two cores (forked workers, as enrich runs).
 """
@@ -243,7 +246,15 @@ def main() -> None:
     parser.add_argument("--corpus2024", default=str(ROOT.parent / "shared" / "corpora" / "iclr2024.jsonl"))
     parser.add_argument("--other", default=str(ROOT.parent / "shared" / "corpora" / "other-venues.jsonl"))
     parser.add_argument("--no-speed", action="store_true", help="skip the 20,000-abstract timing")
+    parser.add_argument("--fields", action="store_true",
+                        help="only the other fields' held-out venue-years (bench/field_tags.py)")
     args = parser.parse_args()
+    if args.fields:
+        from bench.field_tags import held_out, measure
+
+        for venue, records in held_out(Path(args.other).parent).items():
+            measure(venue, records)
+        return
     print(f"$ python bench/tags.py --corpus2025 {args.corpus2025} --corpus2024 {args.corpus2024} --other {args.other}")
     r2025, r2024, other = load(args.corpus2025), load(args.corpus2024), load(args.other)
     area_accuracy(r2025)

@@ -7,6 +7,7 @@ import multiprocessing
 from collections import Counter, defaultdict
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
+from typing import cast
 
 from slugify import slugify
 
@@ -18,10 +19,20 @@ from ..settings import Settings
 from ..text import to_plain
 from .area_gate import AREA_GATE_PATH, reranked
 from .areas import Area, AreaGuess, load_model, load_taxonomy
+from .fields import (
+    MACHINE_LEARNING_TAGS,
+    FieldTags,
+    bundled_field_topics,
+    in_digest_fields,
+    load_field_tagger,
+    vocabulary_topics,
+    with_source_field,
+)
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .keywords import keyword_tags, subject_keywords
 from .maps import FORK_FROM, MapLayout
 from .native import native_text
+from .open_topics import open_topics
 from .overrides import load_overrides
 from .related import MAP_NEIGHBOURS, NeighbourMemo, closest_from, nearest_kept
 from .summaries import summarize
@@ -80,6 +91,8 @@ class _Analysis:
     summary: str = ""
     #: The language the abstract is written in (ISO 639-1, `languages.py`).
     lang: str = ENGLISH
+    #: The paper's field, and its areas and topics there when the field is not machine learning (fields.py).
+    field: FieldTags = MACHINE_LEARNING_TAGS
 
 
 #: What one paper's analysis reads: abstract, given title, keywords, tldr, title and summary lengths.
@@ -129,10 +142,15 @@ def _analyse_batch(
     tfidf = load_model().features(plains)
     # The keyword tags join each paper's candidates: the gate decides which of them the paper shows.
     inferred = tag_topics(plains, topics, model=load_topic_model(), tfidf=tfidf, given=[a.topics for a in analyses])
-    # An abstract in another language keeps its source's keywords, and no topic or area is inferred from
-    # English models that find nothing of it to read.
+    tagger = load_field_tagger()
+    fields = tagger.tag(tfidf) if tagger else [MACHINE_LEARNING_TAGS for _ in plains]
+    # A field an arXiv category of the paper names comes first (the source's own subject).
+    fields = [with_source_field(tags, job[2]) for tags, job in zip(fields, jobs, strict=True)]
+    # An abstract in another language keeps its source's keywords, and no topic, field or area is inferred
+    # from English models that find nothing of it to read.
     analyses = [
-        replace(a, topics=found) if a.lang == ENGLISH else a for a, found in zip(analyses, inferred, strict=True)
+        replace(a, topics=found, field=field) if a.lang == ENGLISH else a
+        for a, found, field in zip(analyses, inferred, fields, strict=True)
     ]
     # The area reranker reads the paper's topics; the first two areas are all a paper can be tagged with
     # (area_tags): the rest stay here.
@@ -162,6 +180,7 @@ def _to_json(analysis: _Analysis, guesses: list[AreaGuess]) -> dict:
         "lead": analysis.lead, "summary": analysis.summary, "topics": [_tag_json(t) for t in analysis.topics],
         "lang": analysis.lang,
         "areas": [[g.area.label, g.area.name, g.probability, list(g.evidence)] for g in guesses],
+        "field": analysis.field.to_json(),
     }
 
 
@@ -170,7 +189,7 @@ def _from_json(data: dict) -> tuple[_Analysis, list[AreaGuess]]:
     analysis = _Analysis(
         str(data["plain"]), str(data["title"]), str(data["title_source"]), float(data["title_confidence"]),
         [_tag_of(t) for t in data["topics"]],
-        str(data["lead"]), str(data["summary"]), str(data["lang"]),
+        str(data["lead"]), str(data["summary"]), str(data["lang"]), FieldTags.from_json(data["field"]),
     )
     guesses = [AreaGuess(Area(str(label), str(name)), float(p), tuple(str(e) for e in evidence))
                for label, name, p, evidence in data["areas"]]
@@ -221,6 +240,7 @@ def _analyse_jobs(
     if workers:
         load_topic_model()  # loaded once (with the area model), before the fork: the workers share them
         load_detector()
+        load_field_tagger()
         # Forked workers inherit the vocabulary through this module global instead of pickling it per batch.
         global _WORKER_TOPICS  # noqa: PLW0603
         _WORKER_TOPICS = topics
@@ -233,6 +253,40 @@ def _analyse_jobs(
             guesses += batch_guesses
             progress("Inferring titles, topics and areas", done + len(analyses), total)
     return analyses, guesses
+
+
+def _in_own_fields(analyses: list[_Analysis], papers: list[Paper]) -> list[_Analysis]:
+    """Return the analyses with each paper's topics those of its own field, when the digest is not machine learning's.
+
+    Which field's vocabulary each paper is shown in is `fields.in_digest_fields`'s choice. A paper shown
+    in a field other than machine learning gets the source's keywords first, joined to the field's
+    topics where they name one, then the field's inferred topics; a paper no topic fits has none and
+    is listed under its area.
+    """
+    placed = in_digest_fields([a.field for a in analyses], [a.plain for a in analyses])
+    analyses = [replace(a, field=tags) for a, tags in zip(analyses, placed, strict=True)]
+    result = []
+    for analysis, paper in zip(analyses, papers, strict=True):
+        if not analysis.field.areas:
+            result.append(analysis)
+            continue
+        own = keyword_tags(paper.keywords, vocabulary_topics(analysis.field.field), analysis.plain)
+        result.append(replace(analysis, topics=merge_tags(list(analysis.field.topics), own)))
+    return result
+
+
+def _parents(topics: tuple[Topic, ...], fields: bool) -> dict[str, tuple[str, str]]:
+    """Return each topic's parent; in a digest shown in other fields, a field's topic has its field's parent.
+
+    A field topic spelled as an ICLR topic ("Legged Locomotion") is not a sub-topic of ICLR's parent
+    ("Robotics & Manipulation") in a robotics digest, where Legged Locomotion is a topic of its own.
+    """
+    parents = topic_parents(topics)
+    if not fields:
+        return parents
+    own = bundled_field_topics()
+    names = {topic.slug for topic in own}
+    return {slug: p for slug, p in parents.items() if slug not in names} | topic_parents(own)
 
 
 def enrich(
@@ -265,16 +319,19 @@ def enrich_digest(
     """
     overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
-    area_names = {area.name for area in load_taxonomy()}
-    area_slugs = {tag_slug(name) for name in area_names}
     # All titles and topics are gathered first: uniqueness and topic sizes are
     # properties of the whole digest.
     analyses, guesses = _analyse_all(papers, topics, settings, progress, cache)
+    analyses = _in_own_fields(analyses, papers)
+    area_names = {area.name for area in load_taxonomy()} | {
+        tag.name for a in analyses for tag in a.field.areas
+    }
+    area_slugs = {tag_slug(name) for name in area_names}
     plains = [a.plain for a in analyses]
     # A title corrected in the overrides file replaces the inferred one, its slug included.
     titled: list[tuple[str, TitleSource, float]] = [
         (overrides.titles[paper.id], "corrected", 1.0) if paper.id in overrides.titles
-        else (a.title, a.title_source, a.title_confidence)
+        else (a.title, cast(TitleSource, a.title_source), a.title_confidence)
         for paper, a in zip(papers, analyses, strict=True)
     ]
     base_titles = [title for title, _, _ in titled]
@@ -292,8 +349,13 @@ def enrich_digest(
     pins = [{tag.slug for tag in extra} for extra in pinned]
     folded = fold_topics(
         candidates, settings.min_topic_papers, settings.max_topics_per_paper, pinned=pins,
-        parents=topic_parents(topics),
+        parents=_parents(topics, any(a.field.areas for a in analyses)),
     )
+    # Papers no vocabulary topic fits, when several share a subject, get the digest's own topic.
+    bare = [i for i, tags in enumerate(folded) if not tags]
+    for i, tag in open_topics(base_titles, plains, bare, settings.min_topic_papers).items():
+        if tag.slug not in area_slugs:
+            folded[i] = [tag]
     # No vectors: no paper has a usable word, so nothing is related and the map has one spot.
     count = max(settings.related_count, MAP_NEIGHBOURS)
     scored = (
@@ -306,7 +368,9 @@ def enrich_digest(
 
     enriched = []
     for i, paper in enumerate(papers):
-        areas = area_tags(guesses[i], settings.second_area_ratio, specific_first=not AREA_GATE_PATH.is_file())
+        areas = list(analyses[i].field.areas) or area_tags(
+            guesses[i], settings.second_area_ratio, specific_first=not AREA_GATE_PATH.is_file()
+        )
         tags = overrides.apply(paper.id, [*areas, *folded[i]], area_names)
         enriched.append(
             replace(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from slugify import slugify
 
 from ..enrich.area_gate import load_topic_areas
+from ..enrich.open_topics import OPEN_TOPIC
 from ..enrich.tags import tag_slug
 from ..model import Collection, Paper, Tag
 
@@ -50,7 +51,9 @@ def group_by_tag(papers: list[Paper]) -> list[TagGroup]:
         own = {tag.slug for tag in paper.tags}
         for tag in paper.tags:
             members[tag.slug].append((tag, paper))
-            canonical.setdefault(tag.slug, replace(tag, confidence=1.0, evidence=()))
+            # An open topic keeps its mark: its page says it is the digest's own, not the vocabulary's.
+            mark = tag.evidence[:1] if tag.evidence[:1] == (OPEN_TOPIC,) else ()
+            canonical.setdefault(tag.slug, replace(tag, confidence=1.0, evidence=mark))
         for tag in paper.tags:
             if tag.parent:
                 slug = tag_slug(tag.parent)

@@ -1,0 +1,116 @@
+"""Measure the field vocabulary on the held-out venue-years (prints figures; not a test).
+
+    python bench/field_tags.py [--corpora ../shared/corpora]
+
+For each venue-year of `bench.split.HELD_OUT_VENUES` (never read to train or tune):
+
+- field: the share of its papers the field model places in the venue's field;
+- topics (papers of the digest shown in their own field, as enrich does): the share with a
+  topic, the share of those whose first topic the title names (the field topic model's
+  label rule, `keywords.named_topics`: a strict label, since a title often names the subject
+  in other words), and the share with any topic the title names;
+- areas: the largest area's share of the digest, as shown now (field areas for the papers of
+  the digest's field, ICLR areas for the others) and before (ICLR's 21 areas for every paper,
+  as main shows them). The held-out venue-years give no subject tracks (their `track` is the
+  status), so there is no venue share to set beside it;
+- open topics: how many of the papers without a topic get one, and the open topics' names;
+- speed: the field model and the field topic model per abstract, one core's CPU time.
+
+`python bench/tags.py --fields` runs it too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.split import HELD_OUT_VENUES
+from generator.enrich.area_gate import reranked
+from generator.enrich.areas import load_model
+from generator.enrich.fields import digest_field, field_topics, in_digest_fields, load_field_tagger, load_vocabulary
+from generator.enrich.folding import area_tags
+from generator.enrich.keywords import named_topics
+from generator.enrich.open_topics import open_topics
+from generator.enrich.tags import load_topics
+from generator.enrich.topic_model import load_topic_model, tag_topics
+from generator.settings import Settings
+from generator.text import to_plain
+
+
+def held_out(corpora: Path) -> dict[str, list[dict]]:
+    """Return the records of each held-out venue-year."""
+    venues: dict[str, list[dict]] = {v: [] for v in sorted(HELD_OUT_VENUES)}
+    with gzip.open(corpora / "fields.jsonl.gz", "rt", encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            if record.get("venue") in venues and record.get("abstract"):
+                venues[record["venue"]].append(record)
+    return venues
+
+
+def measure(venue: str, records: list[dict]) -> None:
+    """Print one venue-year's figures."""
+    vocabulary = load_vocabulary()
+    topics = field_topics(vocabulary)
+    tagger = load_field_tagger()
+    assert tagger is not None, "train the field models first: python scripts/train_field_model.py"
+    plains = [to_plain(r["abstract"]) for r in records]
+    tfidf = load_model().features(plains)
+    start = time.process_time()
+    tags = tagger.tag(tfidf)
+    fields = [t.field for t in tags]
+    tags = in_digest_fields(tags, plains)
+    seconds = time.process_time() - start
+    own = vocabulary.field_of_venue(venue)
+    main = digest_field(fields)
+    in_field = [i for i, f in enumerate(fields) if f == own]
+    print(f"{venue} ({len(records)} papers, field {own}): field right {len(in_field) / len(records):.3f}; "
+          f"digest's field {main}; {1000 * seconds / len(records):.2f} ms an abstract")
+    shown = [i for i, t in enumerate(tags) if t.areas]
+    tagged = [i for i in shown if tags[i].topics]
+    named = [named_topics(topics, [], records[i]["title"]) for i in range(len(records))]
+    first = sum(tags[i].topics[0].name in named[i] for i in tagged)
+    anyone = sum(any(t.name in named[i] for t in tags[i].topics) for i in tagged)
+    if shown:
+        print(f"  shown in their field: {len(shown)}; with a topic {len(tagged) / len(shown):.3f}; first topic named "
+              f"by the title {first / max(len(tagged), 1):.3f}; any topic named {anyone / max(len(tagged), 1):.3f}; "
+              f"topics a tagged paper {sum(len(tags[i].topics) for i in tagged) / max(len(tagged), 1):.2f}")
+    if shown:
+        bare = [i for i in shown if not tags[i].topics]
+        opened = open_topics([r["title"] for r in records], plains, bare, Settings().min_topic_papers)
+        names = Counter(tag.name for tag in opened.values())
+        print(f"  open topics (titles as the source gives them): {len(opened)} of {len(bare)} papers without a topic "
+              f"in {len(names)} open topics: " + ", ".join(f"{n} {c}" for n, c in names.most_common(8)))
+    ratio = Settings().second_area_ratio
+    guesses = load_model().predict_plausible(plains, features=tfidf)
+    before_topics = tag_topics(plains, load_topics(), model=load_topic_model(), tfidf=tfidf)
+    before = Counter(area_tags(reranked(g, t, p)[:2], ratio, specific_first=False)[0].name
+                     for g, t, p in zip(guesses, before_topics, plains, strict=True))
+    now = Counter(
+        tags[i].areas[0].name if i in set(shown) else name
+        for i, name in enumerate(area_tags(reranked(g, t, p)[:2], ratio, specific_first=False)[0].name
+                                 for g, t, p in zip(guesses, before_topics, plains, strict=True))
+    )
+    (b_name, b_count), (n_name, n_count) = before.most_common(1)[0], now.most_common(1)[0]
+    print(f"  largest area: before {b_name} {b_count / len(records):.3f}; now {n_name} {n_count / len(records):.3f}")
+    print("  areas now: " + ", ".join(f"{name} {count}" for name, count in now.most_common(6)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpora", default=str(ROOT.parent / "shared" / "corpora"))
+    args = parser.parse_args()
+    for venue, records in held_out(Path(args.corpora)).items():
+        measure(venue, records)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""Write strict-reader requests for issue 44: 40 held-out papers of each field, tagged in their venue's digest.
+
+    python bench/reader_request_fields.py --label 44-after
+    python bench/reader_request_fields.py --label 44-before --code /work/main   # main's code, same papers
+
+Samples (drawn by a fixed seed before any result is seen; their ids are kept in
+bench/reader_samples/44-<sample>.txt): ICLR 2025's held-out part (papers of no earlier
+sample), ACL 2022, CVPR 2019 and IROS 2022 (held-out venue-years, bench/split.py). Each
+paper is tagged inside a digest of at most `--digest` papers of its venue-year (the chosen
+ones among them), read as a user would read the venue's list: abstract and keywords, no
+title (titles are inferred). `--code DIR` runs another checkout's generator (main, for
+"before"). One file a sample: /work/reader/requests/<label>-<sample>.jsonl with the rubric's
+fields (`id`, `abstract`, `author_keywords`, `areas`, `topics`, `inferred_title`, `summary`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.split import HELD_OUT_VENUES, paper_key, part_of
+
+CORPORA = ROOT.parent / "shared" / "corpora"
+REQUESTS = Path("/work/reader/requests")
+SAMPLES = ROOT / "bench" / "reader_samples"
+#: Sample name -> the venue-year whose held-out papers it draws from.
+VENUES = {"iclr2025": "ICLR 2025", "acl": "ACL 2022", "cvpr": "CVPR 2019", "iros": "IROS 2022"}
+
+
+def pools(corpora: Path) -> dict[str, list[dict]]:
+    """Return the held-out papers of each sample's venue-year."""
+    found: dict[str, list[dict]] = {name: [] for name in VENUES}
+    with open(corpora / "iclr2025.jsonl", encoding="utf-8") as handle:
+        found["iclr2025"] = [r for r in map(json.loads, handle) if part_of(r["id"]) == "held-out"]
+    assert {VENUES[n] for n in ("acl", "cvpr", "iros")} <= HELD_OUT_VENUES
+    by_venue = {venue: name for name, venue in VENUES.items() if name != "iclr2025"}
+    with gzip.open(corpora / "fields.jsonl.gz", "rt", encoding="utf-8") as handle:
+        for record in map(json.loads, handle):
+            if record.get("venue") in by_venue and record.get("abstract"):
+                # Some venue-years give no ids (CVPR 2019): the title names the paper.
+                found[by_venue[record["venue"]]].append({**record, "id": paper_key(record)})
+    return found
+
+
+def draw(name: str, pool: list[dict], count: int) -> list[dict]:
+    """Return the sample's papers: those its ids file names, else drawn (and the file written)."""
+    ids_file = SAMPLES / f"44-{name}.txt"
+    by_id = {r["id"]: r for r in pool}
+    if ids_file.is_file():
+        return [by_id[line.strip()] for line in ids_file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    seen = {line.strip() for path in SAMPLES.glob("*.txt") for line in path.read_text(encoding="utf-8").splitlines()}
+    chosen = random.Random(f"reader:44:{name}").sample([r for r in pool if r["id"] not in seen], count)
+    ids_file.write_text("".join(r["id"] + "\n" for r in chosen), encoding="utf-8")
+    return chosen
+
+
+def tag_in_digest(chosen: list[dict], digest: list[dict]) -> dict[str, dict]:
+    """Return, by corpus id, the reader fields of `chosen` papers tagged in a digest of `digest`."""
+    from generator.enrich import enrich
+    from generator.read import read_sources
+    from generator.settings import Settings
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "digest.jsonl"
+        with open(path, "w", encoding="utf-8") as handle:
+            for record in digest:
+                row = {"id": record["id"], "abstract": record["abstract"], "keywords": record.get("keywords") or []}
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        settings = Settings(project_dir=Path(folder))
+        papers = enrich(read_sources([path], settings).papers, settings)
+    wanted = {r["id"] for r in chosen}
+    return {
+        paper.source_id: {
+            "areas": [t.name for t in paper.tags if t.kind == "area"],
+            "topics": [t.name for t in paper.tags if t.kind == "topic"],
+            "inferred_title": paper.title,
+            "summary": paper.summary,
+        }
+        for paper in papers if paper.source_id in wanted
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--label", required=True)
+    parser.add_argument("--code", type=Path, help="a checkout whose generator tags the papers (default: this one)")
+    parser.add_argument("--count", type=int, default=40)
+    parser.add_argument("--digest", type=int, default=600, help="papers of a venue's digest at most")
+    parser.add_argument("--corpora", type=Path, default=CORPORA)
+    parser.add_argument("--out", type=Path, default=REQUESTS)
+    args = parser.parse_args()
+    if args.code:
+        sys.path.insert(0, str(args.code.resolve()))
+    for name, pool in pools(args.corpora).items():
+        chosen = draw(name, pool, args.count)
+        ids = {r["id"] for r in chosen}
+        rest = random.Random(f"digest:44:{name}").sample(
+            [r for r in pool if r["id"] not in ids], min(args.digest - len(chosen), len(pool) - len(chosen))
+        )
+        fields = tag_in_digest(chosen, chosen + rest)
+        out = args.out / f"{args.label}-{name}.jsonl"
+        with open(out, "w", encoding="utf-8") as handle:
+            for record in chosen:
+                row = {"id": record["id"], "abstract": record["abstract"],
+                       "author_keywords": record.get("keywords") or [], **fields[record["id"]]}
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        print(f"wrote {len(chosen)} papers to {out}")
+
+
+if __name__ == "__main__":
+    main()
