@@ -186,7 +186,7 @@ def test_a_keyword_joins_a_topic_only_where_the_abstract_bears_it_out() -> None:
 
 
 def test_the_digest_shows_the_spelling_most_sources_use(tmp_path) -> None:
-    rows = [{"abstract": f"We study topic {i} of language models in depth. Our results are new.",
+    rows = [{"abstract": f"We study topic {i} of large language models (LLMs) for natural language processing (NLP) in depth. Our results are new.",
              "keywords": keyword} for i, keyword in enumerate(["nlp; LLMs", "NLP; Large Language Models",
                                                                  "NLP; language models", "Nlp; LLM"])]
     source = write_tree(tmp_path, {"list.jsonl": "\n".join(json.dumps(r) for r in rows)}) / "list.jsonl"
@@ -194,7 +194,7 @@ def test_the_digest_shows_the_spelling_most_sources_use(tmp_path) -> None:
     papers = enrich(read_sources([source], settings).papers, settings)
     names = {t.name for p in papers for t in p.tags if t.kind == "topic"}
     assert "NLP" in names and "Nlp" not in names and "nlp" not in names
-    # LLM, LLMs, Large Language Models and language models: one tag, on all four papers.
+    # LLM, LLMs and Large Language Models (a language-processing digest: its own topic of them): one tag, on all four.
     assert len([n for n in names if "anguage" in n or "LLM" in n]) == 1
 
 

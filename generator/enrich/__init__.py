@@ -255,14 +255,16 @@ def _analyse_jobs(
     return analyses, guesses
 
 
-def _in_own_fields(analyses: list[_Analysis], papers: list[Paper]) -> list[_Analysis]:
+def _in_own_fields(analyses: list[_Analysis], papers: list[Paper], vocabulary: tuple[Topic, ...]) -> list[_Analysis]:
     """Return the analyses with each paper's topics those of its own field, when the digest is not machine learning's.
 
     Which field's vocabulary each paper is shown in is `fields.in_digest_fields`'s choice. A paper shown
     in a field other than machine learning gets the source's keywords first, joined to the field's
     topics where they name one, then the field's inferred topics; a paper no topic fits has none and
-    is listed under its area.
+    is listed under its area. A keyword no vocabulary names stays the topic of its own it is in a
+    machine-learning digest (the source's own subjects first).
     """
+    known = {topic.slug for topic in vocabulary}
     placed = in_digest_fields([a.field for a in analyses], [a.plain for a in analyses])
     analyses = [replace(a, field=tags) for a, tags in zip(analyses, placed, strict=True)]
     result = []
@@ -271,7 +273,10 @@ def _in_own_fields(analyses: list[_Analysis], papers: list[Paper]) -> list[_Anal
             result.append(analysis)
             continue
         own = keyword_tags(paper.keywords, vocabulary_topics(analysis.field.field), analysis.plain)
-        result.append(replace(analysis, topics=merge_tags(list(analysis.field.topics), own)))
+        named = {tag.slug for tag in own} | {tag.slug for tag in analysis.field.topics}
+        unnamed = [tag for tag in analysis.topics if tag.evidence[:1] and tag.evidence[0].startswith("keyword: ")
+                   and tag.slug not in known and tag.slug not in named]
+        result.append(replace(analysis, topics=merge_tags(list(analysis.field.topics), [*own, *unnamed])))
     return result
 
 
@@ -322,7 +327,7 @@ def enrich_digest(
     # All titles and topics are gathered first: uniqueness and topic sizes are
     # properties of the whole digest.
     analyses, guesses = _analyse_all(papers, topics, settings, progress, cache)
-    analyses = _in_own_fields(analyses, papers)
+    analyses = _in_own_fields(analyses, papers, topics)
     area_names = {area.name for area in load_taxonomy()} | {
         tag.name for a in analyses for tag in a.field.areas
     }
@@ -342,7 +347,8 @@ def enrich_digest(
     progress("Finding related papers", 0, 1)
     vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)], counts)
     candidates = subject_keywords(candidates, plains, vectors.matrix if vectors is not None else None,
-                                  {topic.slug for topic in topics}, settings.min_topic_papers)
+                                  {topic.slug for topic in (*topics, *bundled_field_topics())},
+                                  settings.min_topic_papers)
     # Pinned topics join folding as the user's choice (never folded away); pinned areas join in apply().
     pinned = [[t for t in overrides.pins(paper.id, area_names) if t.kind == "topic"] for paper in papers]
     candidates = [merge_tags(own, extra) for own, extra in zip(candidates, pinned, strict=True)]
