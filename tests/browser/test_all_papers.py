@@ -110,8 +110,15 @@ def test_each_all_papers_order_lists_every_paper_once_across_its_pages(page, pag
         entry = page.locator(".pd-listing li").first
         assert entry.locator(".pd-tag").count() >= 1 and len(entry.inner_text().splitlines()) >= 2
     if order:
-        # Only the first page of this order is a file: the others are made in the browser.
-        assert not (site / "all" / order / "page").exists()
+        # Only the first page of this order is a page: the others are made in the browser, and the
+        # addresses they had as pages (all/title/page/2/) are redirects to them.
+        for number in (2, 3):
+            moved = (site / "all" / order / "page" / str(number) / "index.html").read_text(encoding="utf-8")
+            assert 'http-equiv="refresh"' in moved and "pd-listing" not in moved
+        page.goto(f"{server.url}all/{order}page/2/")
+        page.wait_for_url(f"**/all/{order}?page=2")
+        page.locator(".pd-pager strong", has_text="2").first.wait_for()
+        assert page.locator(".pd-listing .pd-paper-link").all_inner_texts() == pages[1]
         # A page's address can be opened directly.
         page.goto(f"{server.url}all/{order}?page=3")
         page.locator(".pd-pager strong", has_text="3").first.wait_for()
