@@ -114,7 +114,9 @@ def test_hostile_text_in_search_results_stays_text(page, tmp_path) -> None:
     project = copy_project(tmp_path / "project")
     (project / "in").mkdir()
     (project / "in" / "hostile.txt").write_text(hostile_digest(), encoding="utf-8")
-    settings = dataclasses.replace(load_settings(project), search="pagefind")
+    # The hostile digest holds a 1 MB abstract: past the bounds that stop a runaway paragraph.
+    settings = dataclasses.replace(load_settings(project), search="pagefind", max_abstract_chars=2_000_000,
+                                   max_abstract_sentences=100_000)
     report = generate([project / "in"], settings)
     build_site(settings, report.engine)
     server = serve(settings.site_path)
