@@ -9,17 +9,34 @@ from pathlib import Path
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from . import __version__
 from .build import EarlySearch, build_site, check_engine
 from .errors import DigestError
 from .formats import INPUT_FORMATS
+from .llm.store import INFERRED_FILE
 from .pipeline import GenerateReport, generate, identify_papers, load_lock, load_project, sources_or_default
 from .project import engine_config, find_project, new_project
 from .read import no_abstracts, read_sources
-from .settings import SETTINGS_FILE, SITE_ENGINES, Settings
-from .summary import STAGE_NAMES, console, markdown_summary, print_doubtful, print_problems, print_summary
+from .settings import SETTINGS_FILE, SITE_ENGINES, Settings, inference_key
+from .summary import (
+    STAGE_NAMES,
+    console,
+    markdown_summary,
+    print_doubtful,
+    print_infer_summary,
+    print_problems,
+    print_summary,
+)
 
 _project_option = click.option(
     "--project",
@@ -120,10 +137,15 @@ def generate_command(
     help="Append a Markdown summary (papers analysed again, each stage's time) to this file, "
     "e.g. \"$GITHUB_STEP_SUMMARY\".",
 )
+@click.option(
+    "--infer", "run_inference", is_flag=True,
+    help="Ask the language model of the llm_* settings about papers without a stored result first (as "
+    "`paper-digest infer`); without it the build only reads paper-digest.inferred.jsonl and never calls the network.",
+)
 def build_command(
     sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, input_format: str | None,
     collection: str | None, locked: bool, force: bool,
-    site_engine: str | None, site_url: str | None, summary_file: Path | None,
+    site_engine: str | None, site_url: str | None, summary_file: Path | None, run_inference: bool,
 ) -> None:
     """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs (or Zensical)."""
     started = time.perf_counter()
@@ -132,6 +154,9 @@ def build_command(
         site_engine=site_engine, site_url=site_url,
     )
     check_engine(settings)  # a missing engine stops the build before any work
+    if run_inference:
+        inference_key(settings)  # no endpoint or no key: said before any work
+        _run_infer(sources, settings)
     # The search index of an incremental build starts while the pages render.
     with EarlySearch(settings, force=force) as early:
         report = _run_generate(sources, settings, early, locked=locked)
@@ -143,6 +168,56 @@ def build_command(
     if summary_file is not None:
         with summary_file.open("a", encoding="utf-8") as out:
             out.write(markdown_summary(report, how, time.perf_counter() - started, result.timings))
+
+
+@main.command("infer")
+@_sources_argument
+@_project_option
+@_format_option
+@_collection_option
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Ask about at most N papers (try a model on a few before paying for all); run again for the rest.")
+@click.option("--again", is_flag=True, help="Ask about every paper, even those with a current stored result.")
+@click.option("--concurrency", "llm_concurrency", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Requests under way at once (default: the llm_concurrency setting, 1).")
+def infer_command(
+    sources: tuple[Path, ...], project_dir: Path | None, input_format: str | None, collection: str | None,
+    limit: int | None, again: bool, llm_concurrency: int | None,
+) -> None:
+    """Ask a language model for each paper's title, summary and main topics; keep them in paper-digest.inferred.jsonl.
+
+    The endpoint is the llm_url, llm_model and llm_api_key_env settings' (any OpenAI-compatible server:
+    Ollama, llama.cpp, vLLM, a hosted API). Only papers without a current result are asked (a new or edited
+    abstract); Ctrl-C or a crash loses no answer received, and running it again goes on. Commit the file:
+    every build reads it, offline.
+    """
+    settings = load_project(find_project(project_dir), input_format=input_format, collection=collection,
+                            llm_concurrency=llm_concurrency)
+    inference_key(settings)  # no endpoint or no key: said before any source is read
+    _run_infer(sources, settings, limit=limit, again=again)
+
+
+def _run_infer(sources: tuple[Path, ...], settings: Settings, limit: int | None = None, again: bool = False) -> None:
+    from .inference import infer
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[tokens]}"),
+        TimeElapsedColumn(), TimeRemainingColumn(),
+        console=console, transient=True, disable=not console.is_terminal,
+    ) as bar:
+        task = bar.add_task(f"Asking {settings.llm_model}", total=None, tokens="")
+
+        def tick(done: int, total: int, tokens: int) -> None:
+            bar.update(task, completed=done, total=total, tokens=f"{tokens:,} tokens")
+
+        try:
+            report = infer(sources, settings, tick, limit=limit, again=again)
+        except KeyboardInterrupt:
+            console.print("Interrupted: every answer received is kept in "
+                          f"{settings.resolve(INFERRED_FILE).name}; run `paper-digest infer` again to go on.",
+                          markup=False)
+            raise SystemExit(130) from None
+    print_infer_summary(report)
 
 
 #: Collections `check` names before it only counts the rest.

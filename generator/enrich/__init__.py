@@ -11,12 +11,14 @@ from dataclasses import dataclass, replace
 from slugify import slugify
 
 from ..cache import Cache, entry_key
+from ..llm.apply import Inferred, Written, chosen_tags, written
 from ..model import Paper, Progress, Tag, TitleSource, no_progress
 from ..read.notes import without_tail_notes
 from ..settings import Settings
 from ..text import to_plain
 from .area_gate import AREA_GATE_PATH, reranked
 from .areas import Area, AreaGuess, load_model, load_taxonomy
+from .candidates import topic_candidates
 from .folding import area_tags, fold_topics, merge_tags, topic_parents
 from .keywords import keyword_tags
 from .maps import FORK_FROM, MapLayout
@@ -227,6 +229,7 @@ def enrich(
 def enrich_digest(
     papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None,
     neighbours: NeighbourMemo | None = None, draw_map: bool = False, counts: CountsMemo | None = None,
+    inferred: Inferred | None = None,
 ) -> tuple[list[Paper], MapLayout]:
     """Give every paper a title, slug, summary, tags and related papers; return them in input order, and the map.
 
@@ -236,6 +239,10 @@ def enrich_digest(
     rows of the similarity matrix that can have changed are computed again.
     `counts` holds the last run's word counts: only new texts are tokenised.
     The result is the same with or without them.
+
+    `inferred` holds what a language model wrote (`paper-digest infer`): each paper's current and
+    valid title, summary and topics replace the offline ones, below the overrides file's corrections;
+    a paper already published keeps its address when the model retitles it.
 
     The map's layout is drawn from the same neighbour lists. With `draw_map`,
     a large digest's starts now in a forked process, so that it is ready by the
@@ -249,15 +256,22 @@ def enrich_digest(
     # properties of the whole digest.
     analyses, guesses = _analyse_all(papers, topics, settings, progress, cache)
     plains = [a.plain for a in analyses]
-    # A title corrected in the overrides file replaces the inferred one, its slug included.
+    models = _model_written(papers, analyses, inferred, settings, {topic.name for topic in topics})
+    # A title corrected in the overrides file replaces the inferred one, its slug included; a model's
+    # replaces an offline one, never a title the source gives.
     titled: list[tuple[str, TitleSource, float]] = [
         (overrides.titles[paper.id], "corrected", 1.0) if paper.id in overrides.titles
+        else (w.title, "llm", 1.0) if w is not None and w.title and a.title_source != "given"
         else (a.title, a.title_source, a.title_confidence)
-        for paper, a in zip(papers, analyses, strict=True)
+        for paper, a, w in zip(papers, analyses, models, strict=True)
     ]
     base_titles = [title for title, _, _ in titled]
     titles = unique_titles(base_titles, [paper.collection for paper in papers])
-    candidates = [_without_area_names(a.topics, area_slugs) for a in analyses]
+    candidates = [
+        _without_area_names(chosen_tags(w.topics, a.topics, w.model, tag_slug) if w and w.topics else a.topics,
+                            area_slugs)
+        for a, w in zip(analyses, models, strict=True)
+    ]
     candidates = _consistent_names(candidates)
     # Pinned topics join folding as the user's choice (never folded away); pinned areas join in apply().
     pinned = [[t for t in overrides.pins(paper.id, area_names) if t.kind == "topic"] for paper in papers]
@@ -284,15 +298,22 @@ def enrich_digest(
     for i, paper in enumerate(papers):
         areas = area_tags(guesses[i], settings.second_area_ratio, specific_first=not AREA_GATE_PATH.is_file())
         tags = overrides.apply(paper.id, [*areas, *folded[i]], area_names)
+        model = models[i]
+        by_model = titled[i][1] == "llm" and model is not None
+        # Retitled by the model once published: the page stays where readers found it (docs/guide/inference.md).
+        kept_slug = inferred.published.get(paper.id, "") if by_model and inferred is not None else ""
+        # A summary the source gives (tldr) stays, as a given title does.
+        written_summary = model.summary if model is not None and not paper.tldr else None
         enriched.append(
             replace(
                 paper,
                 title=titles[i],
                 title_source=titled[i][1],
                 title_confidence=titled[i][2],
-                slug=paper_slug(base_titles[i], paper.id),
+                title_model=model.model if by_model and model is not None else "",
+                slug=kept_slug or paper_slug(base_titles[i], paper.id),
                 plain=plains[i],
-                summary=overrides.summaries.get(paper.id) or analyses[i].summary,
+                summary=overrides.summaries.get(paper.id) or written_summary or analyses[i].summary,
                 tags=tuple(tags),
                 related=tuple(papers[j].id for j in related[i][0]),
                 related_weak=related[i][1],
@@ -303,3 +324,38 @@ def enrich_digest(
     # Started last: nothing here can fail and leave the drawing process running.
     layout = MapLayout(scored, fork=draw_map and len(papers) >= FORK_FROM and settings.cores() > 1)
     return enriched, layout
+
+
+def _model_written(
+    papers: list[Paper], analyses: list[_Analysis], inferred: Inferred | None, settings: Settings, vocabulary: set[str]
+) -> list[Written | None]:
+    """Return, for each paper, what the stored results say the model wrote for it and the build shows."""
+    if inferred is None or not inferred.results:
+        return [None] * len(papers)
+    return [
+        written(inferred.results.get(paper.id), paper.abstract, analysis.lead, vocabulary, settings.max_title_chars,
+                settings.max_summary_chars, settings.max_topics_per_paper)
+        for paper, analysis in zip(papers, analyses, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class OfflineView:
+    """What the offline stage makes of one paper, and what a language model is asked to choose among."""
+
+    lead: str
+    title: str
+    summary: str
+    #: The candidate topics, (name, confidence), most likely first.
+    candidates: list[tuple[str, float]]
+
+
+def offline_views(papers: list[Paper], settings: Settings, cache: Cache | None = None) -> list[OfflineView]:
+    """Return each paper's offline analysis and candidate topics, for `paper-digest infer`."""
+    overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
+    topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
+    analyses, _ = _analyse_all(papers, topics, settings, no_progress, cache)
+    areas = {area.name for area in load_taxonomy()}
+    chosen = [[(tag.name, tag.confidence) for tag in a.topics] for a in analyses]
+    candidates = topic_candidates([a.plain for a in analyses], topics, chosen, areas)
+    return [OfflineView(a.lead, a.title, a.summary, c) for a, c in zip(analyses, candidates, strict=True)]

@@ -59,7 +59,10 @@ def bibtex_entry(paper: Paper) -> str:
         # Written as it is (the url field is read verbatim); only braces, which would end the field, are encoded.
         fields.append(("url", paper.source_url.replace("{", "%7B").replace("}", "%7D")))
     fields.append(("keywords", bibtex_text(", ".join(tag.name for tag in paper.tags))))
-    if paper.title_inferred:
+    if paper.title_source == "llm":
+        said = f"Title written from the abstract by a language model ({paper.title_model})"
+        fields.append(("note", bibtex_text(said)))
+    elif paper.title_inferred:
         fields.append(("note", "Title inferred from the abstract by paper-digest"))
     fields.append(("abstract", bibtex_text(paper.plain or to_plain(paper.abstract))))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)

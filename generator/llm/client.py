@@ -1,0 +1,125 @@
+"""One OpenAI-compatible chat-completions endpoint, through the official `openai` client.
+
+The client retries a request that met a rate limit (429), a server error (5xx), a
+timeout or a dropped connection, with exponential backoff, waiting as long as a
+`Retry-After` header asks (up to two minutes). What structured output the server
+takes is found on the first request: a JSON schema (`json_schema`: OpenAI, vLLM,
+llama.cpp's llama-server, Ollama), else a JSON object with a schema
+(`json_object`: llama-cpp-python's server), else plain text with the schema in
+the prompt's words. A server that refuses one is asked the next; none fails the run.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import DigestError
+from .prompt import MAX_TOKENS, Limits, Question, answer_schema, messages
+
+log = logging.getLogger(__name__)
+
+#: The response formats tried, in order: the first the server takes is used for the whole run.
+MODES = ("json_schema", "json_object", "text")
+#: Retries of one request after a 429, 5xx, timeout or dropped connection (then the paper counts as failed).
+RETRIES = 4
+
+
+class EndpointError(Exception):
+    """A request that failed after its retries: this paper gets no result this run."""
+
+
+class EndpointRefused(DigestError):
+    """An answer that no retry changes (a refused key, an unknown model): the run stops at once."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The model's text for one paper, and the tokens the request used."""
+
+    content: str | None
+    prompt_tokens: int
+    completion_tokens: int
+
+
+def _response_format(mode: str, schema: dict) -> dict | None:
+    if mode == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": "paper", "strict": True, "schema": schema}}
+    if mode == "json_object":
+        return {"type": "json_object", "schema": schema}
+    return None
+
+
+class Endpoint:
+    """The configured server and model; `ask` is safe to call from several threads."""
+
+    def __init__(self, url: str, model: str, key: str, timeout: float, retries: int = RETRIES) -> None:
+        try:
+            from openai import OpenAI
+        except ImportError as exc:  # the dependency is pinned; a broken install says so
+            raise DigestError("inference needs the `openai` package: pip install paper-digest again") from exc
+        # A server that needs no key gets a placeholder: OPENAI_API_KEY from the environment is never sent
+        # to a server the settings did not give it to.
+        self._client = OpenAI(base_url=url, api_key=key or "no-key", timeout=timeout, max_retries=retries,
+                              organization=None, project=None)
+        self.url, self.model = url, model
+        #: The response format the server took ("" until one request succeeded).
+        self.mode = ""
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close the connections (a request still running then fails at once)."""
+        self._client.close()
+
+    def ask(self, question: Question, limits: Limits) -> Reply:
+        """Return the model's reply for one paper; raise EndpointError when the request failed after retries."""
+        import openai
+
+        schema = answer_schema(question, limits)
+        modes = (self.mode,) if self.mode else MODES
+        for position, mode in enumerate(modes):
+            fmt = _response_format(mode, schema)
+            request: dict[str, Any] = {
+                "model": self.model, "messages": messages(question, limits), "temperature": 0,
+                "max_tokens": MAX_TOKENS, "n": 1,
+            }
+            if fmt:
+                request["response_format"] = fmt
+            try:
+                response = self._client.chat.completions.create(**request)
+            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+                if not self.mode and position + 1 < len(modes):
+                    log.info("the server refused response_format %s (%s); trying %s", mode, exc.status_code,
+                             modes[position + 1])
+                    continue
+                raise EndpointError(_said(exc)) from exc
+            except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+                raise EndpointRefused(f"{self.url} refused the key ({_said(exc)}); check llm_api_key_env") from exc
+            except openai.NotFoundError as exc:
+                raise EndpointRefused(
+                    f"{self.url} has no chat completions for model {self.model!r} ({_said(exc)}); "
+                    "check llm_url (it usually ends in /v1) and llm_model"
+                ) from exc
+            except openai.OpenAIError as exc:
+                raise EndpointError(_said(exc)) from exc
+            with self._lock:
+                self.mode = self.mode or mode
+            choices = getattr(response, "choices", None) or []
+            if not choices:
+                raise EndpointError("the server's reply has no choices")
+            usage = getattr(response, "usage", None)
+            return Reply(
+                choices[0].message.content,
+                int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0),
+            )
+        raise EndpointError("no response format was accepted")  # not reached: "text" has no fallback
+
+
+def _said(exc: Exception) -> str:
+    """Return an error's first line, short (a server's reply can be a page of HTML)."""
+    text = " ".join(str(exc).split())
+    status = getattr(exc, "status_code", None)
+    prefix = f"{status}: " if status and not text.startswith(str(status)) else ""
+    return f"{prefix}{text[:200]}" if text else f"{prefix}{type(exc).__name__}"
