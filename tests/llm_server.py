@@ -78,7 +78,7 @@ class FakeModel:
                 with model._lock:
                     number = len(model.requests)
                     model.requests.append(body)
-                    model.headers.append(dict(self.headers))
+                    model.headers.append({k.lower(): v for k, v in self.headers.items()})
                     model.times.append(time.monotonic())
                 reply = model.script(number, body)
                 if reply.delay:

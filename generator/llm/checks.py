@@ -30,7 +30,7 @@ _PREFIX = re.compile(r"^\W*(?:title|summary|abstract|answer|output|paper|tl;?dr|
 _QUOTES = re.compile(r"[\"“”„«»‘’`]|(?:^|\s)'|'(?:\s|$)")
 #: Markdown or HTML structure: tags, entities, emphasis, links, headings, code, tables, math.
 _MARKUP = re.compile(
-    r"<[a-zA-Z/!?]|&[#a-zA-Z0-9]+;|\*|__|(?:^|\s)_|_(?:\s|$)|`|\[[^\]]*\]\(|^\s*(?:#|>|[-+]\s|\d+\.\s)|\||\$|\{|\}|\\"
+    r"<[a-zA-Z/!?]|&[#a-zA-Z0-9]+;|\*|__|\[|\]|(?:^|\s)_|_(?:\s|$)|`|\[[^\]]*\]\(|^\s*(?:#|>|[-+]\s|\d+\.\s)|\||\$|\{|\}|\\"
 )
 _WORD = re.compile(r"[^\W_](?:[\w'’.+-]*[^\W_])?")
 _SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
