@@ -19,6 +19,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+#: ../shared/corpora of the project (of the checkout's parent folders: a git worktree sits deeper).
+CORPORA_DIR = next((p / "shared" / "corpora" for p in ROOT.parents if (p / "shared" / "corpora").is_dir()),
+                   ROOT.parent / "shared" / "corpora")
 
 from bench.split import part_of
 from generator.llm.checks import GROUNDED_MIN, grounded_share, title_problem
@@ -30,7 +33,7 @@ THRESHOLDS = (0.5, 0.6, 0.7, 0.75, 0.8)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--part", choices=("tune", "held-out", "all"), default="all")
-    parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
+    parser.add_argument("--corpora", type=Path, default=CORPORA_DIR)
     args = parser.parse_args()
     print(f"threshold in the code: {GROUNDED_MIN}")
     for corpus in CORPORA:

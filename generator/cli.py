@@ -378,9 +378,12 @@ def _watch_sources(paths: list[Path], sources: tuple[Path, ...], settings: Setti
 
 @main.command("new")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-def new_command(directory: Path) -> None:
+@click.option("--infer-workflow", is_flag=True,
+              help="Also write .github/workflows/infer.yml: run `paper-digest infer` on main by hand, with the key "
+              "in a repository secret, and commit the results (docs/guide/inference.md).")
+def new_command(directory: Path, infer_workflow: bool) -> None:
     """Start a new digest project in DIRECTORY (missing or empty), as `mkdocs new` does."""
-    written = new_project(directory)
+    written = new_project(directory, infer_workflow=infer_workflow)
     console.print(f"Started a digest project in {directory}:", markup=False)
     for name in written:
         console.print(f"  {name}", markup=False)

