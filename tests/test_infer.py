@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from jsonschema import Draft202012Validator
 
 from generator.cli import main
 from generator.llm.store import INFERRED_FILE, read_results
@@ -84,6 +85,8 @@ def test_infer_keeps_one_sorted_line_per_paper_and_the_build_shows_the_model_tit
     papers = _papers(project)
     assert {p["title_source"] for p in papers} == {"llm"}
     assert {p["title_model"] for p in papers} == {"fake-model"}
+    schema = json.loads((ROOT / "docs" / "schemas" / "papers.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator(schema).validate(papers)
     flow = next(p for p in papers if "FlowGuard" in p["abstract"])
     assert flow["title"] == "We Introduce FlowGuard A Method That Detects"
     assert flow["summary"].startswith("We study reward hacking")
