@@ -307,7 +307,9 @@ def serve_command(
     if report.engine == "pagefind":
         _serve_built_site(sources, paths, settings, host or "127.0.0.1", int(port), report)
         return
-    watcher = threading.Thread(target=_watch_sources, args=(paths, sources, settings, interval), daemon=True)
+    # The model's stored answers are a source too: a run of `infer` beside the preview shows in it.
+    watched = [*paths, settings.resolve(INFERRED_FILE)]
+    watcher = threading.Thread(target=_watch_sources, args=(watched, sources, settings, interval), daemon=True)
     watcher.start()
     # MkDocs watches the docs dir: regenerated pages trigger its rebuild and live reload. (It logs its own
     # address only at INFO, which this command leaves off unless -v.)
@@ -335,8 +337,8 @@ def _serve_built_site(
     server = LiveReloadServer(builder=rebuild, host=host, port=port, root=str(settings.site_path))
     # The sources, and what `mkdocs serve` would watch: the docs dir's hand-written pages, mkdocs.yml, the
     # templates and the theme overrides. A rebuild that finds nothing changed is skipped in a moment.
-    watched = [*paths, settings.docs_path, settings.resolve(settings.config_file), settings.resolve(SETTINGS_FILE),
-               settings.resolve(settings.templates_dir), settings.resolve("overrides")]
+    watched = [*paths, settings.resolve(INFERRED_FILE), settings.docs_path, settings.resolve(settings.config_file),
+               settings.resolve(SETTINGS_FILE), settings.resolve(settings.templates_dir), settings.resolve("overrides")]
     for path in watched:
         if path.exists():
             server.watch(str(path))
