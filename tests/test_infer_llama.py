@@ -59,6 +59,8 @@ def _site(project: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
 
 
+# 57 requests to a CPU model: about 2 minutes on two free cores, half an hour on a busy machine.
+@pytest.mark.timeout(3600)
 def test_the_default_digest_inferred_by_smollm2_builds_the_same_site_offline(
     smollm2: LlamaServer, tmp_path: Path
 ) -> None:

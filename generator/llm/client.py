@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,11 @@ RETRIES = 4
 
 class EndpointError(Exception):
     """A request that failed after its retries: this paper gets no result this run."""
+
+    def __init__(self, message: str, wait: float = 0.0) -> None:
+        super().__init__(message)
+        #: Seconds the server asked to wait before the next request (Retry-After), else a short pause.
+        self.wait = wait
 
 
 class EndpointRefused(DigestError):
@@ -88,8 +94,10 @@ class Endpoint:
             except _Refused as refused:
                 log.info("the server refused response_format %s (%s)", mode, refused)
                 continue
-            except EndpointError:
-                # Not about the format (a rate limit, a stall): the same request, with its retries.
+            except EndpointError as error:
+                # Not about the format (a rate limit, a stall): the same request, with its retries, after the
+                # wait the server asked for.
+                time.sleep(error.wait)
                 try:
                     reply = self._request(mode, schema, question, limits, probe=False)
                 except _Refused as refused:
@@ -122,7 +130,7 @@ class Endpoint:
         except openai.APIStatusError as exc:
             if fmt and (exc.status_code in (400, 422) or (exc.status_code >= 500 and _about_format(exc))):
                 raise _Refused(_said(exc)) from exc
-            raise EndpointError(_said(exc)) from exc
+            raise EndpointError(_said(exc), _retry_after(exc)) from exc
         except openai.OpenAIError as exc:
             raise EndpointError(_said(exc)) from exc
         choices = getattr(response, "choices", None) or []
@@ -137,6 +145,20 @@ class Endpoint:
 
 class _Refused(Exception):
     """The server does not take the request's response format."""
+
+
+#: The longest wait a Retry-After header is obeyed for, as the client does (seconds).
+_LONGEST_WAIT = 120.0
+
+
+def _retry_after(exc: Exception) -> float:
+    """Return the seconds a failed response asks to wait (its Retry-After header), else half a second."""
+    response = getattr(exc, "response", None)
+    value = response.headers.get("retry-after", "") if response is not None else ""
+    try:
+        return min(max(float(value), 0.0), _LONGEST_WAIT)
+    except ValueError:
+        return 0.5
 
 
 def _about_format(exc: Exception) -> bool:
