@@ -467,3 +467,17 @@ def test_a_broken_line_inside_the_results_file_is_an_error_naming_the_line(tmp_p
     path.write_text("\n".join(lines) + "\n")
     result = _invoke("generate", "--project", str(project))
     assert result.exit_code == 1 and f"{INFERRED_FILE}:2: not an inference result" in result.output
+
+
+def test_an_answer_with_a_raw_line_break_in_a_string_reads_and_fails_one_line_not_as_malformed() -> None:
+    from generator.inference import limits_of
+    from generator.llm.client import Reply as ServerReply
+    from generator.llm.prompt import Question, read_answer
+    from generator.llm.run import Job, judge
+    from generator.settings import Settings
+
+    raw = '{"title": "FlowGuard Detects\nReward Hacking", "summary": "We detect reward hacking.", "topics": []}'
+    assert read_answer(raw).title == "FlowGuard Detects\nReward Hacking"
+    job = Job("a" * 12, "b" * 12, Question(SMALL.split("\n\n")[1], ("Reinforcement Learning",)), {})
+    result = judge(job, ServerReply(raw, 1, 1), limits_of(Settings()), "m")
+    assert result.rejected["title"]["reason"] == "more than one line"

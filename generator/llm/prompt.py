@@ -99,11 +99,12 @@ def read_answer(content: str | None) -> Answer:
         return Answer(problem="empty output")
     text = _FENCE.sub("", content.strip())
     data = None
+    # Not strict: a raw line break inside a string still reads (and the field then fails "one line").
+    decoder = json.JSONDecoder(strict=False)
     try:
-        data = json.loads(text)
+        data = decoder.decode(text)
     except json.JSONDecodeError:
         # A plain-text reply may wrap the object in words: the first object that decodes is the answer.
-        decoder = json.JSONDecoder()
         for match in re.finditer(r"\{", text):
             try:
                 data, _ = decoder.raw_decode(text, match.start())
