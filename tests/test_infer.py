@@ -481,3 +481,14 @@ def test_an_answer_with_a_raw_line_break_in_a_string_reads_and_fails_one_line_no
     job = Job("a" * 12, "b" * 12, Question(SMALL.split("\n\n")[1], ("Reinforcement Learning",)), {})
     result = judge(job, ServerReply(raw, 1, 1), limits_of(Settings()), "m")
     assert result.rejected["title"]["reason"] == "more than one line"
+
+
+@pytest.mark.slow
+def test_build_infer_asks_first_then_builds_the_site_with_the_model_titles(tmp_path: Path) -> None:
+    with FakeModel() as fake:
+        project = _project(tmp_path, fake.url)
+        result = _invoke("build", "--infer", "--project", str(project))
+        assert result.exit_code == 0, result.output
+    assert len(fake.requests) == 3 and "3 answered now" in _said(result)
+    page = next((project / "site" / "papers").glob("we-introduce-flowguard*/index.html")).read_text(encoding="utf-8")
+    assert "Title written by a language model (fake-model)" in page
