@@ -492,3 +492,24 @@ def test_build_infer_asks_first_then_builds_the_site_with_the_model_titles(tmp_p
     assert len(fake.requests) == 3 and "3 answered now" in _said(result)
     page = next((project / "site" / "papers").glob("we-introduce-flowguard*/index.html")).read_text(encoding="utf-8")
     assert "Title written by a language model (fake-model)" in page
+
+
+ABSTRACT = SMALL.split("\n\n")[1]
+
+
+@pytest.mark.parametrize(("summary", "reason"), [
+    ("FlowGuard detects reward hacking by comparing value functions with a held-out reward model.", ""),
+    ("FlowGuard detects reward hacking, e.g. in agents, with a held-out reward model.", ""),
+    ("FlowGuard detects reward hacking. It raises few false alarms.", "more than one sentence"),
+    ("Detects reward hacking.", "3 words"),
+    ("FlowGuard detects reward hacking " + "in agents " * 30 + ".", "characters (at most 220"),
+    ("Summary: FlowGuard detects reward hacking in agents.", "starts with a label"),
+    ("FlowGuard detects <b>reward hacking</b> in agents.", "Markdown or HTML"),
+    ("FlowGuardX detects reward hacking in learning agents.", "a name not spelled as in the abstract"),
+    ("Quantum chromodynamics explains protein folding kinetics in membranes.", "not grounded in the abstract"),
+])
+def test_a_summary_is_one_grounded_plain_sentence(summary: str, reason: str) -> None:
+    from generator.llm.checks import summary_problem
+
+    problem = summary_problem(summary, ABSTRACT, 220)
+    assert (problem.startswith(reason) or reason in problem) if reason else problem == "", problem
