@@ -9,18 +9,35 @@ from pathlib import Path
 
 import click
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from . import __version__
 from .build import EarlySearch, build_site, check_engine
 from .build.sitesize import HOSTS, MB, SiteSize, host_warnings, measure_site
 from .errors import DigestError
 from .formats import INPUT_FORMATS
+from .llm.store import INFERRED_FILE
 from .pipeline import GenerateReport, generate, identify_papers, load_lock, load_project, sources_or_default
 from .project import engine_config, find_project, new_project
 from .read import no_abstracts, read_sources
-from .settings import SETTINGS_FILE, SITE_ENGINES, Settings
-from .summary import STAGE_NAMES, console, markdown_summary, print_doubtful, print_problems, print_summary
+from .settings import SETTINGS_FILE, SITE_ENGINES, Settings, inference_key
+from .summary import (
+    STAGE_NAMES,
+    console,
+    markdown_summary,
+    print_doubtful,
+    print_infer_summary,
+    print_problems,
+    print_summary,
+)
 
 _project_option = click.option(
     "--project",
@@ -128,10 +145,15 @@ def generate_command(
     help="Append a Markdown summary (papers analysed again, each stage's time) to this file, "
     "e.g. \"$GITHUB_STEP_SUMMARY\".",
 )
+@click.option(
+    "--infer", "run_inference", is_flag=True,
+    help="Ask the language model of the llm_* settings about papers without a stored result first (as "
+    "`paper-digest infer`); without it the build only reads paper-digest.inferred.jsonl and never calls the network.",
+)
 def build_command(
     sources: tuple[Path, ...], project_dir: Path | None, strict: bool | None, skip_bad: bool | None,
     input_format: str | None, collection: str | None, locked: bool, force: bool,
-    site_engine: str | None, site_url: str | None, summary_file: Path | None,
+    site_engine: str | None, site_url: str | None, summary_file: Path | None, run_inference: bool,
 ) -> None:
     """Read SOURCES, infer titles and tags, render Markdown and build the site with MkDocs (or Zensical)."""
     started = time.perf_counter()
@@ -140,6 +162,9 @@ def build_command(
         collection=collection, site_engine=site_engine, site_url=site_url,
     )
     check_engine(settings)  # a missing engine stops the build before any work
+    if run_inference:
+        inference_key(settings)  # no endpoint or no key: said before any work
+        _run_infer(sources, settings)
     # The search index of an incremental build starts while the pages render.
     with EarlySearch(settings, force=force) as early:
         report = _run_generate(sources, settings, early, locked=locked)
@@ -168,6 +193,56 @@ def _check_host(size: SiteSize, settings: Settings) -> None:
             f"strict mode: the site is near or over a limit of {HOSTS[settings.host].name} (listed above); "
             "publish it as one site per collection (docs/guide/scale.md), or set `host`"
         )
+
+
+@main.command("infer")
+@_sources_argument
+@_project_option
+@_format_option
+@_collection_option
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Ask about at most N papers (try a model on a few before paying for all); run again for the rest.")
+@click.option("--again", is_flag=True, help="Ask about every paper, even those with a current stored result.")
+@click.option("--concurrency", "llm_concurrency", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Requests under way at once (default: the llm_concurrency setting, 1).")
+def infer_command(
+    sources: tuple[Path, ...], project_dir: Path | None, input_format: str | None, collection: str | None,
+    limit: int | None, again: bool, llm_concurrency: int | None,
+) -> None:
+    """Ask a language model for each paper's title, summary and main topics; keep them in paper-digest.inferred.jsonl.
+
+    The endpoint is the llm_url, llm_model and llm_api_key_env settings' (any OpenAI-compatible server:
+    Ollama, llama.cpp, vLLM, a hosted API). Only papers without a current result are asked (a new or edited
+    abstract); Ctrl-C or a crash loses no answer received, and running it again goes on. Commit the file:
+    every build reads it, offline.
+    """
+    settings = load_project(find_project(project_dir), input_format=input_format, collection=collection,
+                            llm_concurrency=llm_concurrency)
+    inference_key(settings)  # no endpoint or no key: said before any source is read
+    _run_infer(sources, settings, limit=limit, again=again)
+
+
+def _run_infer(sources: tuple[Path, ...], settings: Settings, limit: int | None = None, again: bool = False) -> None:
+    from .inference import infer
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[tokens]}"),
+        TimeElapsedColumn(), TimeRemainingColumn(),
+        console=console, transient=True, disable=not console.is_terminal,
+    ) as bar:
+        task = bar.add_task(f"Asking {settings.llm_model}", total=None, tokens="")
+
+        def tick(done: int, total: int, tokens: int) -> None:
+            bar.update(task, completed=done, total=total, tokens=f"{tokens:,} tokens")
+
+        try:
+            report = infer(sources, settings, tick, limit=limit, again=again)
+        except KeyboardInterrupt:
+            console.print("Interrupted: every answer received is kept in "
+                          f"{settings.resolve(INFERRED_FILE).name}; run `paper-digest infer` again to go on.",
+                          markup=False)
+            raise SystemExit(130) from None
+    print_infer_summary(report)
 
 
 #: Collections `check` names before it only counts the rest.
@@ -261,7 +336,9 @@ def serve_command(
     if report.engine == "pagefind":
         _serve_built_site(sources, paths, settings, host or "127.0.0.1", int(port), report)
         return
-    watcher = threading.Thread(target=_watch_sources, args=(paths, sources, settings, interval), daemon=True)
+    # The model's stored answers are a source too: a run of `infer` beside the preview shows in it.
+    watched = [*paths, settings.resolve(INFERRED_FILE)]
+    watcher = threading.Thread(target=_watch_sources, args=(watched, sources, settings, interval), daemon=True)
     watcher.start()
     # MkDocs watches the docs dir: regenerated pages trigger its rebuild and live reload. (It logs its own
     # address only at INFO, which this command leaves off unless -v.)
@@ -289,8 +366,8 @@ def _serve_built_site(
     server = LiveReloadServer(builder=rebuild, host=host, port=port, root=str(settings.site_path))
     # The sources, and what `mkdocs serve` would watch: the docs dir's hand-written pages, mkdocs.yml, the
     # templates and the theme overrides. A rebuild that finds nothing changed is skipped in a moment.
-    watched = [*paths, settings.docs_path, settings.resolve(settings.config_file), settings.resolve(SETTINGS_FILE),
-               settings.resolve(settings.templates_dir), settings.resolve("overrides")]
+    watched = [*paths, settings.resolve(INFERRED_FILE), settings.docs_path, settings.resolve(settings.config_file),
+               settings.resolve(SETTINGS_FILE), settings.resolve(settings.templates_dir), settings.resolve("overrides")]
     for path in watched:
         if path.exists():
             server.watch(str(path))
@@ -332,9 +409,12 @@ def _watch_sources(paths: list[Path], sources: tuple[Path, ...], settings: Setti
 
 @main.command("new")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-def new_command(directory: Path) -> None:
+@click.option("--infer-workflow", is_flag=True,
+              help="Also write .github/workflows/infer.yml: run `paper-digest infer` on main by hand, with the key "
+              "in a repository secret, and commit the results (docs/guide/inference.md).")
+def new_command(directory: Path, infer_workflow: bool) -> None:
     """Start a new digest project in DIRECTORY (missing or empty), as `mkdocs new` does."""
-    written = new_project(directory)
+    written = new_project(directory, infer_workflow=infer_workflow)
     console.print(f"Started a digest project in {directory}:", markup=False)
     for name in written:
         console.print(f"  {name}", markup=False)

@@ -81,7 +81,7 @@ class _Page:
 ET_AL = "et al."
 
 TagKind = Literal["area", "topic"]
-TitleSource = Literal["given", "corrected", "named-method", "headline", "contribution"]
+TitleSource = Literal["given", "corrected", "named-method", "headline", "contribution", "llm"]
 
 
 @dataclass(frozen=True)
@@ -150,6 +150,8 @@ class Paper(_Page):
     title_source: TitleSource = "headline"
     #: How likely a strict reader would not call an inferred title bad (0 to 1; 1.0 for a given title).
     title_confidence: float = 1.0
+    #: The language model that wrote the title (title_source "llm"; `paper-digest infer`), else "".
+    title_model: str = ""
     slug: str = ""
     #: The abstract as plain prose (no markup, math as text), for exports.
     plain: str = ""

@@ -37,6 +37,8 @@ from .identity import (
     stale_reasons,
 )
 from .languages import ENGLISH, dominant_language, interface_language
+from .llm.apply import Inferred
+from .llm.store import INFERRED_FILE, read_results
 from .model import Paper, Problem, Progress, no_progress
 from .project import SiteIdentity, template_dirs, write_engine_config
 from .read import ReadResult, expand_sources, no_abstracts, paper_id, read_sources
@@ -128,7 +130,9 @@ def analysis_fingerprint(settings: Settings) -> str:
     # checkout (CI's fresh clone) or a copied project stays valid.
     extras = files_digest(extra, root=settings.project_dir, content=True)
     # The site engine reads the pages; it changes nothing the generator writes.
-    kept = {k: str(v) for k, v in asdict(settings).items() if k not in ("project_dir", "site_engine")}
+    # Nor does the inference endpoint: a build reads only the results file (an input, see inputs_key).
+    kept = {k: str(v) for k, v in asdict(settings).items()
+            if k not in ("project_dir", "site_engine") and not k.startswith("llm_")}
     settings_text = json.dumps(kept, sort_keys=True)
     return files_digest(own, root=package.parent, content=True, extra=f"{settings_text} {_libraries()} {extras}")
 
@@ -237,6 +241,12 @@ def identify_papers(read: ReadResult, settings: Settings, lock: Lock, memo: Cach
     return identified
 
 
+def published_slugs(lock: Lock) -> dict[str, str]:
+    """Return the slug of each paper's current address in the lock (papers never published have none)."""
+    return {entry.id: entry.urls[-1].split("/")[-2] for entry in lock.entries
+            if entry.urls and entry.urls[-1].count("/") == 2}
+
+
 def paragraph_owners(papers: list[Paper]) -> dict[str, str]:
     """Return the fingerprint of each paragraph of a many-paragraph abstract, with its paper's id.
 
@@ -291,7 +301,9 @@ def _generate(
     stamp_path = settings.resolve(STAMP)
     # Hashed once (the models are megabytes): the run stamp and the cache both depend on it.
     fingerprint = analysis_fingerprint(settings)
-    sources_key = inputs_key(expand_sources(paths), settings, fingerprint)
+    # The model's stored results are an input like the sources: a run after `infer` is not skipped.
+    results_path = settings.resolve(INFERRED_FILE)
+    sources_key = inputs_key([*expand_sources(paths), results_path], settings, fingerprint)
     lock, lock_text = load_lock(settings)
     key = _lock_key(sources_key, lock_text)
     stamp = read_stamp(stamp_path)
@@ -318,8 +330,9 @@ def _generate(
     counts = ArrayFile(settings.resolve(TERM_COUNTS), fingerprint)
     # The map's layout is drawn in another process (large digests) while the pages render.
     known = cache.added
+    inferred = Inferred(read_results(results_path), published_slugs(identified.lock))
     papers, layout = enrich_digest(
-        identified.papers, settings, progress, cache, neighbours, draw_map=True, counts=counts
+        identified.papers, settings, progress, cache, neighbours, draw_map=True, counts=counts, inferred=inferred
     )
     analysed = cache.added - known
     engine = settings.search_engine(len(papers))

@@ -324,13 +324,20 @@ def requirements_text(requirement: str) -> str:
     return head + "# `paper-digest new` did not know where this copy came from: add that line below.\n"
 
 
-def new_project(target: Path) -> list[str]:
-    """Write a new digest project into `target` (missing or empty); return the files written."""
+#: The optional workflow that runs `paper-digest infer` on main (`paper-digest new --infer-workflow`).
+INFER_WORKFLOW = ("infer.yml", ".github/workflows/infer.yml")
+
+
+def new_project(target: Path, infer_workflow: bool = False) -> list[str]:
+    """Write a new digest project into `target` (missing or empty); return the files written.
+
+    With `infer_workflow`, the workflow that asks a language model on main and commits its results too.
+    """
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise DigestError(f"{target}: not an empty folder; `paper-digest new` starts a project in a new one")
     skeleton = resources.files("generator") / "skeleton"
     written = []
-    for name, rel in SKELETON.items():
+    for name, rel in [*SKELETON.items(), *([INFER_WORKFLOW] if infer_workflow else [])]:
         path = target / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(skeleton.joinpath(name).read_bytes())

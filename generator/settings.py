@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import tomllib
 import typing
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .errors import SettingsError
 from .formats import INPUT_FORMATS
@@ -118,6 +120,18 @@ class Settings:
     #: Most sentences in a text digest's paragraph; more (many abstracts run together, a whole paper) stops the
     #: build. Above the most of any real abstract in the corpora (35; the 99.99th percentile has 22).
     max_abstract_sentences: int = 60
+    #: An OpenAI-compatible chat-completions endpoint (its base address, usually ending in /v1) that
+    #: `paper-digest infer` asks for titles, summaries and main topics; empty: no inference (the default).
+    llm_url: str = ""
+    #: The model the endpoint serves (`llama3.2:3b`, `gpt-4o-mini`, ...); needed with `llm_url`.
+    llm_model: str = ""
+    #: The NAME of the environment variable that holds the endpoint's key (`OPENAI_API_KEY`); empty: no key.
+    #: The key itself is never in a file or a log.
+    llm_api_key_env: str = ""
+    #: Requests `infer` has under way at once.
+    llm_concurrency: int = 1
+    #: Seconds one request may take before it is retried (then the paper counts as failed).
+    llm_timeout: float = 120.0
 
     def search_engine(self, paper_count: int) -> str:
         """Return the search engine for a digest of `paper_count` papers."""
@@ -187,6 +201,8 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "host_max_mb": (0.0, None),
     "host_max_files": (0, None),
     "topic_files_max_papers": (0, None),
+    "llm_concurrency": (1, 64),
+    "llm_timeout": (1.0, 3600.0),
 }
 
 
@@ -274,4 +290,52 @@ def load_settings(project_dir: Path, **overrides: object) -> Settings:
                 raise error.at(None) from None
     # The reproducible-builds convention: a date for what has none, never the clock.
     values.setdefault("source_date_epoch", os.environ.get("SOURCE_DATE_EPOCH", ""))
-    return replace(Settings(project_dir=project_dir), **values)  # type: ignore[arg-type]
+    settings = replace(Settings(project_dir=project_dir), **values)  # type: ignore[arg-type]
+    _check_llm(settings, path if path.exists() else None, set(overrides) & set(values))
+    return settings
+
+
+#: An environment variable's name.
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _check_llm(settings: Settings, path: Path | None, from_command_line: set[str]) -> None:
+    """Check the inference settings together: an address that can be asked, and a model to ask."""
+
+    def where(name: str) -> Path | None:
+        return None if name in from_command_line else path
+
+    if settings.llm_url:
+        parts = urlsplit(settings.llm_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+            raise _wrong("llm_url", "an http:// or https:// address such as http://localhost:11434/v1",
+                         settings.llm_url).at(where("llm_url"))
+        if parts.username or parts.password:
+            raise SettingsError("llm_url", "an address without a user or password in it (name the key's variable "
+                                "in llm_api_key_env)", where("llm_url"))
+        if not settings.llm_model.strip():
+            raise SettingsError("llm_model", "needed with llm_url: the name of the model the endpoint serves, "
+                                "e.g. \"llama3.2:3b\"", where("llm_model"))
+    name = settings.llm_api_key_env
+    if name and (not _ENV_NAME.fullmatch(name) or len(name) >= 40):
+        # Never echo it: a key pasted here by mistake must not reach a terminal or a CI log.
+        raise SettingsError("llm_api_key_env", "expected the NAME of an environment variable (e.g. OPENAI_API_KEY), "
+                            "not the key itself; the value is not shown", where("llm_api_key_env"))
+
+
+def inference_key(settings: Settings) -> str:
+    """Return the endpoint's key from the environment ("" when the settings name none).
+
+    A missing or empty variable is a SettingsError: said before any source is read.
+    """
+    if not settings.llm_url:
+        raise SettingsError("llm_url", "inference needs an endpoint: set llm_url (and llm_model) in "
+                            f"{SETTINGS_FILE} (docs/guide/inference.md)")
+    name = settings.llm_api_key_env
+    if not name:
+        return ""
+    key = os.environ.get(name, "")
+    if not key.strip():
+        raise SettingsError("llm_api_key_env", f"the environment variable {name} is not set (it should hold "
+                            "the endpoint's key)")
+    return key.strip()

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from .build.sitesize import SiteSize, size_lines
 from .identity import Lock, identify
+from .inference import InferReport
 from .model import Paper
 from .pipeline import GenerateReport
 from .read import STOPS, Problem, ReadResult
@@ -168,3 +169,26 @@ def print_doubtful(result: ReadResult, settings: Settings, lock: Lock) -> None:
     for what, section, line in lines:
         console.print(f"  {what}, under {section}:", markup=False, highlight=False, soft_wrap=True)
         console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
+
+
+def print_infer_summary(report: InferReport) -> None:
+    """Print what `infer` asked, what the model's answers gave and what they cost in tokens and time."""
+    run = report.run
+    table = Table.grid(padding=(0, 2))
+    failed = f", {run.failed} failed (asked again next run)" if run.failed else ""
+    left = f", {report.left} left for a later run (--limit)" if report.left else ""
+    table.add_row("Papers", f"{report.papers}: {run.asked} answered now, {report.current} already in "
+                  f"{report.results_file.name}{failed}{left}")
+    if run.asked:
+        table.add_row("Model", f"{run.model} (response format: {run.mode or 'none'})")
+        for name in ("title", "summary", "topics"):
+            fell = {k.split(": ", 1)[1]: v for k, v in run.rejected.items() if k.startswith(f"{name}: ")}
+            reasons = "; ".join(f"{count} {reason}" for reason, count in sorted(fell.items(), key=lambda kv: -kv[1]))
+            table.add_row({"title": "Titles", "summary": "Summaries", "topics": "Topics"}[name],
+                          f"{run.accepted[name]} from the model, {sum(fell.values())} offline"
+                          + (f" ({reasons})" if reasons else ""))
+        total = run.prompt_tokens + run.completion_tokens
+        table.add_row("Tokens", f"{total:,} ({run.prompt_tokens:,} prompt + {run.completion_tokens:,} completion; "
+                      f"{total / run.asked:,.0f} per paper)")
+        table.add_row("Time", f"{run.seconds:.1f} s ({run.seconds / run.asked:.2f} s per paper)")
+    console.print(table)

@@ -163,3 +163,20 @@ def test_the_install_requirement_comes_from_pips_record_of_the_source(
 
     monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Installed())
     assert install_requirement() == requirement
+
+
+def test_new_writes_the_infer_workflow_only_when_asked(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    plain = CliRunner().invoke(main, ["new", str(tmp_path / "plain")], catch_exceptions=False)
+    assert plain.exit_code == 0 and not (tmp_path / "plain" / ".github" / "workflows" / "infer.yml").exists()
+    asked = CliRunner().invoke(main, ["new", str(tmp_path / "asked"), "--infer-workflow"], catch_exceptions=False)
+    assert asked.exit_code == 0, asked.output
+    workflow = tmp_path / "asked" / ".github" / "workflows" / "infer.yml"
+    assert "paper-digest infer" in workflow.read_text(encoding="utf-8")
+    assert ".github/workflows/infer.yml" in asked.output
+    # The settings it needs are in the new project's settings file, commented out (off by default).
+    settings = (tmp_path / "asked" / "paper-digest.toml").read_text(encoding="utf-8")
+    assert '# llm_api_key_env = "LLM_API_KEY"' in settings

@@ -14,7 +14,7 @@ from tests.conftest import ROOT
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 #: The workflows `paper-digest new` gives a project: held to the same schema and audit.
-AUDITED = [*WORKFLOWS, ROOT / "generator" / "skeleton" / "deploy.yml", ROOT / "generator" / "skeleton" / "check.yml"]
+AUDITED = [*WORKFLOWS, *(ROOT / "generator" / "skeleton" / name for name in ("deploy.yml", "check.yml", "infer.yml"))]
 TREE_SCRIPT = ROOT / ".github" / "scripts" / "update-pages-tree.sh"
 
 
@@ -161,3 +161,28 @@ def test_zizmor_finds_nothing_in_the_workflows() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "No findings to report" in result.stdout + result.stderr
+
+
+def _skeleton(name: str) -> dict:
+    data = yaml.safe_load((ROOT / "generator" / "skeleton" / name).read_text(encoding="utf-8"))
+    data["on"] = data.pop(True, data.get("on"))
+    return data
+
+
+def test_the_infer_workflow_runs_only_by_hand_on_main_and_only_its_infer_step_sees_the_key() -> None:
+    infer = _skeleton("infer.yml")
+    # Off by default: never on a push, a schedule or a pull request (a fork's never sees the secret).
+    assert set(infer["on"]) == {"workflow_dispatch"}
+    assert infer["permissions"] == {"contents": "read"}
+    (job,) = infer["jobs"].values()
+    assert job["if"] == "github.ref == 'refs/heads/main'"
+    with_secret = [step for step in job["steps"] if "secrets." in yaml.safe_dump(step)]
+    assert [step["run"] for step in with_secret] == ["paper-digest infer"]
+    assert with_secret[0]["env"] == {"LLM_API_KEY": "${{ secrets.LLM_API_KEY }}"}
+    assert "git add paper-digest.inferred.jsonl" in job["steps"][-1]["run"]
+
+
+def test_builds_and_checks_never_read_a_secret_so_they_build_from_the_stored_results() -> None:
+    for path in [*WORKFLOWS, ROOT / "generator" / "skeleton" / "deploy.yml", ROOT / "generator" / "skeleton" / "check.yml"]:
+        text = path.read_text(encoding="utf-8")
+        assert "secrets." not in text and "paper-digest infer" not in text and "--infer" not in text, path.name

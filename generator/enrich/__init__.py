@@ -13,27 +13,28 @@ from slugify import slugify
 
 from ..cache import Cache, entry_key
 from ..languages import ENGLISH, detect_language, load_detector
+from ..llm.apply import Inferred, Written, chosen_tags, written
 from ..model import Paper, Progress, Tag, TitleSource, no_progress
 from ..read.notes import without_tail_notes
 from ..settings import Settings
 from ..text import to_plain
 from .area_gate import AREA_GATE_PATH, reranked
 from .areas import Area, AreaGuess, load_model, load_taxonomy
+from .candidates import topic_candidates
 from .fields import (
     MACHINE_LEARNING_TAGS,
     FieldTags,
     bundled_field_topics,
-    in_digest_fields,
     load_field_tagger,
-    vocabulary_topics,
     with_source_field,
 )
-from .folding import area_tags, fold_topics, merge_tags, topic_parents
+from .folding import area_tags, fold_topics, merge_tags
 from .keywords import keyword_tags, subject_keywords
 from .maps import FORK_FROM, MapLayout
 from .native import native_text
 from .open_topics import open_topics
 from .overrides import load_overrides
+from .own_fields import field_parents, in_own_fields
 from .related import MAP_NEIGHBOURS, NeighbourMemo, closest_from, nearest_kept
 from .summaries import summarize
 from .tags import Topic, load_topics, tag_slug
@@ -255,45 +256,6 @@ def _analyse_jobs(
     return analyses, guesses
 
 
-def _in_own_fields(analyses: list[_Analysis], papers: list[Paper], vocabulary: tuple[Topic, ...]) -> list[_Analysis]:
-    """Return the analyses with each paper's topics those of its own field, when the digest is not machine learning's.
-
-    Which field's vocabulary each paper is shown in is `fields.in_digest_fields`'s choice. A paper shown
-    in a field other than machine learning gets the source's keywords first, joined to the field's
-    topics where they name one, then the field's inferred topics; a paper no topic fits has none and
-    is listed under its area. A keyword no vocabulary names stays the topic of its own it is in a
-    machine-learning digest (the source's own subjects first).
-    """
-    known = {topic.slug for topic in vocabulary}
-    placed = in_digest_fields([a.field for a in analyses], [a.plain for a in analyses])
-    analyses = [replace(a, field=tags) for a, tags in zip(analyses, placed, strict=True)]
-    result = []
-    for analysis, paper in zip(analyses, papers, strict=True):
-        if not analysis.field.areas:
-            result.append(analysis)
-            continue
-        own = keyword_tags(paper.keywords, vocabulary_topics(analysis.field.field), analysis.plain)
-        named = {tag.slug for tag in own} | {tag.slug for tag in analysis.field.topics}
-        unnamed = [tag for tag in analysis.topics if tag.evidence[:1] and tag.evidence[0].startswith("keyword: ")
-                   and tag.slug not in known and tag.slug not in named]
-        result.append(replace(analysis, topics=merge_tags(list(analysis.field.topics), [*own, *unnamed])))
-    return result
-
-
-def _parents(topics: tuple[Topic, ...], fields: bool) -> dict[str, tuple[str, str]]:
-    """Return each topic's parent; in a digest shown in other fields, a field's topic has its field's parent.
-
-    A field topic spelled as an ICLR topic ("Legged Locomotion") is not a sub-topic of ICLR's parent
-    ("Robotics & Manipulation") in a robotics digest, where Legged Locomotion is a topic of its own.
-    """
-    parents = topic_parents(topics)
-    if not fields:
-        return parents
-    own = bundled_field_topics()
-    names = {topic.slug for topic in own}
-    return {slug: p for slug, p in parents.items() if slug not in names} | topic_parents(own)
-
-
 def enrich(
     papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None,
     neighbours: NeighbourMemo | None = None,
@@ -308,6 +270,7 @@ def enrich(
 def enrich_digest(
     papers: list[Paper], settings: Settings, progress: Progress = no_progress, cache: Cache | None = None,
     neighbours: NeighbourMemo | None = None, draw_map: bool = False, counts: CountsMemo | None = None,
+    inferred: Inferred | None = None,
 ) -> tuple[list[Paper], MapLayout]:
     """Give every paper a title, slug, summary, tags and related papers; return them in input order, and the map.
 
@@ -318,6 +281,10 @@ def enrich_digest(
     `counts` holds the last run's word counts: only new texts are tokenised.
     The result is the same with or without them.
 
+    `inferred` holds what a language model wrote (`paper-digest infer`): each paper's current and
+    valid title, summary and topics replace the offline ones, below the overrides file's corrections;
+    a paper already published keeps its address when the model retitles it.
+
     The map's layout is drawn from the same neighbour lists. With `draw_map`,
     a large digest's starts now in a forked process, so that it is ready by the
     time the pages are rendered; else it is drawn when its places are asked for.
@@ -327,21 +294,30 @@ def enrich_digest(
     # All titles and topics are gathered first: uniqueness and topic sizes are
     # properties of the whole digest.
     analyses, guesses = _analyse_all(papers, topics, settings, progress, cache)
-    analyses = _in_own_fields(analyses, papers, topics)
+    fields, shown = in_own_fields([a.field for a in analyses], [a.topics for a in analyses],
+                                  [a.plain for a in analyses], [paper.keywords for paper in papers], topics)
+    analyses = [replace(a, field=field, topics=found) for a, field, found in zip(analyses, fields, shown, strict=True)]
     area_names = {area.name for area in load_taxonomy()} | {
         tag.name for a in analyses for tag in a.field.areas
     }
     area_slugs = {tag_slug(name) for name in area_names}
     plains = [a.plain for a in analyses]
-    # A title corrected in the overrides file replaces the inferred one, its slug included.
+    models = _model_written(papers, analyses, inferred, settings, {topic.name for topic in topics})
+    # A title corrected in the overrides file replaces the inferred one, its slug included; a model's
+    # replaces an offline one, never a title the source gives.
     titled: list[tuple[str, TitleSource, float]] = [
         (overrides.titles[paper.id], "corrected", 1.0) if paper.id in overrides.titles
+        else (w.title, "llm", 1.0) if w is not None and w.title and a.title_source != "given"
         else (a.title, cast(TitleSource, a.title_source), a.title_confidence)
-        for paper, a in zip(papers, analyses, strict=True)
+        for paper, a, w in zip(papers, analyses, models, strict=True)
     ]
     base_titles = [title for title, _, _ in titled]
     titles = unique_titles(base_titles, [paper.collection for paper in papers])
-    candidates = [_without_area_names(a.topics, area_slugs) for a in analyses]
+    candidates = [
+        _without_area_names(chosen_tags(w.topics, a.topics, w.model, tag_slug) if w and w.topics else a.topics,
+                            area_slugs)
+        for a, w in zip(analyses, models, strict=True)
+    ]
     candidates = _consistent_names(candidates)
     # One TF-IDF matrix serves keyword subjects, related papers and the map.
     progress("Finding related papers", 0, 1)
@@ -355,7 +331,7 @@ def enrich_digest(
     pins = [{tag.slug for tag in extra} for extra in pinned]
     folded = fold_topics(
         candidates, settings.min_topic_papers, settings.max_topics_per_paper, pinned=pins,
-        parents=_parents(topics, any(a.field.areas for a in analyses)),
+        parents=field_parents(topics, any(a.field.areas for a in analyses)),
     )
     # Papers no vocabulary topic fits, when several share a subject, get the digest's own topic.
     bare = [i for i, tags in enumerate(folded) if not tags]
@@ -378,15 +354,22 @@ def enrich_digest(
             guesses[i], settings.second_area_ratio, specific_first=not AREA_GATE_PATH.is_file()
         )
         tags = overrides.apply(paper.id, [*areas, *folded[i]], area_names)
+        model = models[i]
+        by_model = titled[i][1] == "llm" and model is not None
+        # Retitled by the model once published: the page stays where readers found it (docs/guide/inference.md).
+        kept_slug = inferred.published.get(paper.id, "") if by_model and inferred is not None else ""
+        # A summary the source gives (tldr) stays, as a given title does.
+        written_summary = model.summary if model is not None and not paper.tldr else None
         enriched.append(
             replace(
                 paper,
                 title=titles[i],
                 title_source=titled[i][1],
                 title_confidence=titled[i][2],
-                slug=paper_slug(base_titles[i], paper.id),
+                title_model=model.model if by_model and model is not None else "",
+                slug=kept_slug or paper_slug(base_titles[i], paper.id),
                 plain=plains[i],
-                summary=overrides.summaries.get(paper.id) or analyses[i].summary,
+                summary=overrides.summaries.get(paper.id) or written_summary or analyses[i].summary,
                 lang=analyses[i].lang,
                 tags=tuple(tags),
                 related=tuple(papers[j].id for j in related[i][0]),
@@ -398,3 +381,38 @@ def enrich_digest(
     # Started last: nothing here can fail and leave the drawing process running.
     layout = MapLayout(scored, fork=draw_map and len(papers) >= FORK_FROM and settings.cores() > 1)
     return enriched, layout
+
+
+def _model_written(
+    papers: list[Paper], analyses: list[_Analysis], inferred: Inferred | None, settings: Settings, vocabulary: set[str]
+) -> list[Written | None]:
+    """Return, for each paper, what the stored results say the model wrote for it and the build shows."""
+    if inferred is None or not inferred.results:
+        return [None] * len(papers)
+    return [
+        written(inferred.results.get(paper.id), paper.abstract, analysis.lead, vocabulary, settings.max_title_chars,
+                settings.max_summary_chars, settings.max_topics_per_paper)
+        for paper, analysis in zip(papers, analyses, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class OfflineView:
+    """What the offline stage makes of one paper, and what a language model is asked to choose among."""
+
+    lead: str
+    title: str
+    summary: str
+    #: The candidate topics, (name, confidence), most likely first.
+    candidates: list[tuple[str, float]]
+
+
+def offline_views(papers: list[Paper], settings: Settings, cache: Cache | None = None) -> list[OfflineView]:
+    """Return each paper's offline analysis and candidate topics, for `paper-digest infer`."""
+    overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
+    topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
+    analyses, _ = _analyse_all(papers, topics, settings, no_progress, cache)
+    areas = {area.name for area in load_taxonomy()}
+    chosen = [[(tag.name, tag.confidence) for tag in a.topics] for a in analyses]
+    candidates = topic_candidates([a.plain for a in analyses], topics, chosen, areas)
+    return [OfflineView(a.lead, a.title, a.summary, c) for a, c in zip(analyses, candidates, strict=True)]

@@ -169,7 +169,9 @@ def render_pages(
             _put(files, PATHS.papers_json + ".gz", gzipped(PATHS.papers_json + ".gz", files[PATHS.papers_json], memo))
             _put(files, PATHS.papers_csv + ".gz", gzipped(PATHS.papers_csv + ".gz", files[PATHS.papers_csv], memo))
         files[PATHS.about] = _utf8(env.get_template("about.md.j2").render(
-            **common, formats_read=formats_read(papers), inferred_count=sum(p.title_inferred for p in papers)
+            **common, formats_read=formats_read(papers), inferred_count=sum(p.title_inferred for p in papers),
+            model_titles=sorted({p.title_model for p in papers if p.title_source == "llm"}),
+            model_count=sum(p.title_source == "llm" for p in papers),
         ))
         files[PATHS.filter] = _utf8(env.get_template("filter.md.j2").render(**common))
         files[PATHS.starred] = _utf8(env.get_template("starred.md.j2").render(**common))

@@ -98,7 +98,10 @@ def bibtex_entry(paper: Paper) -> str:
     if re.match(r"https?://\S+$", paper.source_url):
         fields.append(("url", _verbatim(paper.source_url)))
     fields.append(("keywords", bibtex_text(", ".join(tag.name for tag in paper.tags))))
-    if paper.title_inferred:
+    if paper.title_source == "llm":
+        said = f"Title written from the abstract by a language model ({paper.title_model})"
+        fields.append(("note", bibtex_text(said)))
+    elif paper.title_inferred:
         fields.append(("note", "Title inferred from the abstract by paper-digest"))
     fields.append(("abstract", bibtex_text(paper.plain or to_plain(paper.abstract))))
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)

@@ -38,6 +38,8 @@ def papers_json_row(p: Paper, collections: dict[str, Collection]) -> str:
         "title_inferred": p.title_inferred,
         "title_source": p.title_source,
         "title_confidence": p.title_confidence,
+        # Only beside a model's title: the papers.json of a digest without one stays as it was.
+        **({"title_model": p.title_model} if p.title_source == "llm" else {}),
         "summary": p.summary,
         "tags": [
             {"name": t.name, "slug": t.slug, "kind": t.kind, "url": t.url, "confidence": t.confidence,
