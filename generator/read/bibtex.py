@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..model import ET_AL, Problem
-from .records import RawRecord
+from .raw import RawRecord
 
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
