@@ -134,13 +134,7 @@ def title_problem(title: str, abstract: str, max_chars: int) -> str:
         return f"{count} words (expected {low} to {high})"
     if len(title.strip()) > max_chars:
         return f"{len(title.strip())} characters (at most {max_chars}, the max_title_chars setting)"
-    wrong = misspelled_names(title, abstract)
-    if wrong:
-        return f"a name not spelled as in the abstract ({wrong[0][:40]})"
-    share = grounded_share(title, abstract)
-    if share < GROUNDED_MIN:
-        return f"not grounded in the abstract ({share:.0%} of its words; at least {GROUNDED_MIN:.0%})"
-    return ""
+    return _grounding_problem(title, abstract)
 
 
 def summary_problem(summary: str, abstract: str, max_chars: int) -> str:
@@ -156,6 +150,11 @@ def summary_problem(summary: str, abstract: str, max_chars: int) -> str:
     inner = _SENTENCE_END.findall(_ABBREVIATIONS.sub("", text.rstrip(".!? ")))
     if inner:
         return "more than one sentence"
+    return _grounding_problem(text, abstract)
+
+
+def _grounding_problem(text: str, abstract: str) -> str:
+    """Return why `text` does not stand on `abstract`: a name spelled otherwise, too few of its words, or ""."""
     wrong = misspelled_names(text, abstract)
     if wrong:
         return f"a name not spelled as in the abstract ({wrong[0][:40]})"
