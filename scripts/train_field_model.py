@@ -31,13 +31,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_topic_model import calibration_fold, pick_threshold
+from train_topic_model import calibration_fold, pick_threshold, save_topic_model
 
 from bench.split import field_part_of, paper_key
 from generator.enrich.areas import load_model
@@ -138,20 +137,8 @@ def train_topic_model(records: list[dict], area_model, args) -> None:
                 threshold = pick_threshold(probs, truth[calib_rows], args.precision, args.lowest, min_hits=3)
                 coefs[t], intercepts[t], thresholds[t] = coef, float(model.intercept_[0]), threshold
                 print(f"{field.name[:12]:12s} {name:50s} positives {int(truth.sum()):5d}  threshold {threshold:.2f}")
-    matrix = sp.csr_matrix(np.vstack(coefs))
-    np.savez_compressed(
-        args.topics_out,
-        names=np.array([t.name for t in topics]),
-        coef_data=matrix.data.astype(np.float16),
-        coef_indices=matrix.indices.astype(np.int32),
-        coef_indptr=matrix.indptr.astype(np.int32),
-        coef_shape=np.array(matrix.shape, dtype=np.int64),
-        intercept=np.array(intercepts, dtype=np.float32),
-        thresholds=np.array(thresholds, dtype=np.float64),
-        floor=np.array(1.0, dtype=np.float32),
-        vocabulary_json=np.array(json.dumps(list(vocabulary.entries), ensure_ascii=False, sort_keys=True)),
-        area_fingerprint=np.array(vocabulary_fingerprint(area_model.terms.tolist())),
-    )
+    matrix = save_topic_model(args.topics_out, [t.name for t in topics], coefs, intercepts, thresholds, 1.0,
+                              list(vocabulary.entries), area_model.terms.tolist())
     print(f"field topic model: {len(topics)} columns, {matrix.nnz} weights -> {args.topics_out}")
 
 

@@ -146,23 +146,37 @@ def main() -> None:
         print(f"{topic.name:45s} positives {int(y.sum()):5d}  weights {int((coef != 0).sum()):6d}  "
               f"threshold {threshold:.2f}")
 
-    matrix = sp.csr_matrix(np.vstack(coefs))
     entries = yaml.safe_load((ROOT / "generator" / "data" / "topics.yaml").read_text(encoding="utf-8"))
+    matrix = save_topic_model(args.out, [t.name for t in topics], coefs, intercepts, thresholds, args.floor, entries,
+                              area_model.terms.tolist())
+    print(f"trained {len(topics)} topics on {len(fit_rows)} papers (+{len(extra)} titled ICLR 2025), "
+          f"thresholds on {len(calib_rows)}, {matrix.nnz} weights -> {args.out}")
+
+
+def save_topic_model(
+    path: str | Path, names: list[str], coefs: list[np.ndarray], intercepts: list[float], thresholds: list[float],
+    floor: float, entries: object, area_terms: list[str],
+) -> sp.csr_matrix:
+    """Write a topic model's arrays as `topic_model.TopicModel` reads them; return its weight matrix.
+
+    One writer for ICLR's topic model and the field topic model (scripts/train_field_model.py), which
+    share the format.
+    """
+    matrix = sp.csr_matrix(np.vstack(coefs))
     np.savez_compressed(
-        args.out,
-        names=np.array([t.name for t in topics]),
+        path,
+        names=np.array(names),
         coef_data=matrix.data.astype(np.float16),
         coef_indices=matrix.indices.astype(np.int32),
         coef_indptr=matrix.indptr.astype(np.int32),
         coef_shape=np.array(matrix.shape, dtype=np.int64),
         intercept=np.array(intercepts, dtype=np.float32),
         thresholds=np.array(thresholds, dtype=np.float64),
-        floor=np.array(args.floor, dtype=np.float32),
+        floor=np.array(floor, dtype=np.float32),
         vocabulary_json=np.array(json.dumps(entries, ensure_ascii=False, sort_keys=True)),
-        area_fingerprint=np.array(vocabulary_fingerprint(area_model.terms.tolist())),
+        area_fingerprint=np.array(vocabulary_fingerprint(area_terms)),
     )
-    print(f"trained {len(topics)} topics on {len(fit_rows)} papers (+{len(extra)} titled ICLR 2025), "
-          f"thresholds on {len(calib_rows)}, {matrix.nnz} weights -> {args.out}")
+    return matrix
 
 
 if __name__ == "__main__":
