@@ -89,6 +89,10 @@ class Settings:
     #: Digests of up to this many papers also write each topic's BibTeX file (tags/<slug>.bib); a larger
     #: one's topic exports are made in the reader's browser from papers.bib (each abstract stored once).
     topic_files_max_papers: int = 2000
+    #: In a digest larger than `topic_files_max_papers`, papers.json, papers.csv and papers.bib each also
+    #: get a gzipped copy (.gz) once the file is this many MB: hosts send the files compressed anyway, so
+    #: below it the copies would only add to the site (36 MB at 20,000 papers); 0: always.
+    gzip_exports_min_mb: float = 100.0
     #: Rebuild only the changed pages (MkDocs --dirty) when the site uses Pagefind and its setup is unchanged.
     incremental: bool = True
     #: The engine that builds the site from the docs dir: "mkdocs" (MkDocs and Material) or "zensical"
@@ -201,6 +205,7 @@ RANGES: dict[str, tuple[float, float | None]] = {
     "host_max_mb": (0.0, None),
     "host_max_files": (0, None),
     "topic_files_max_papers": (0, None),
+    "gzip_exports_min_mb": (0.0, None),
     "llm_concurrency": (1, 64),
     "llm_timeout": (1.0, 3600.0),
 }

@@ -98,3 +98,24 @@ def test_gzipped_exports_have_no_time_and_no_name_and_unpack_to_the_file() -> No
     # Flags 0 (no file name, no comment), time 0, OS unknown: the same bytes on any day and OS.
     assert packed[:10] == b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
     assert len(packed) < len(data) / 2
+
+
+def test_a_large_digest_gzips_only_the_exports_past_the_size_setting(tmp_path) -> None:
+    # A digest too large for topic files (topic_files_max_papers = 0): each export gets its .gz from
+    # gzip_exports_min_mb up; below, a host sends the file compressed anyway (issue 43).
+    from generator.pipeline import generate
+    from generator.settings import load_settings
+    from tests.conftest import DEFAULT_CORPUS, copy_project, write_tree
+
+    project = copy_project(tmp_path / "project")
+    docs = {}
+    for limit in ("100.0", "0.15", "0"):
+        write_tree(project, {"paper-digest.toml": f"topic_files_max_papers = 0\ngzip_exports_min_mb = {limit}\n"})
+        settings = load_settings(project)
+        generate([DEFAULT_CORPUS], settings)
+        docs[limit] = {p.name for p in settings.docs_path.glob("papers.*.gz")}
+    sizes = {name: (settings.docs_path / name).stat().st_size for name in ("papers.json", "papers.csv", "papers.bib")}
+    assert docs["100.0"] == set()  # the default: the 57 papers' files are far below 100 MB
+    assert docs["0.15"] == {f"{name}.gz" for name, size in sizes.items() if size >= 150_000} != set()
+    assert docs["0.15"] != {"papers.json.gz", "papers.csv.gz", "papers.bib.gz"}
+    assert docs["0"] == {"papers.json.gz", "papers.csv.gz", "papers.bib.gz"}

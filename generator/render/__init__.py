@@ -165,9 +165,10 @@ def render_pages(
         files[PATHS.papers_json] = join_rows(PATHS.papers_json, PAPERS_JSON, json_rows, keys, memo)
         csv_rows = render_rows(PATHS.papers_csv, papers, csv_row, keys, memo)
         files[PATHS.papers_csv] = join_rows(PATHS.papers_csv, PAPERS_CSV, csv_rows, keys, memo)
-        if not topic_files:  # a large digest: its exports compressed too (docs/guide/scale.md says why)
-            _put(files, PATHS.papers_json + ".gz", gzipped(PATHS.papers_json + ".gz", files[PATHS.papers_json], memo))
-            _put(files, PATHS.papers_csv + ".gz", gzipped(PATHS.papers_csv + ".gz", files[PATHS.papers_csv], memo))
+        # A large digest's large exports are compressed too (docs/guide/scale.md says why).
+        for path in (PATHS.papers_json, PATHS.papers_csv):
+            if gzip_wanted(files[path], topic_files, settings):
+                _put(files, path + ".gz", gzipped(path + ".gz", files[path], memo))
         files[PATHS.about] = _utf8(env.get_template("about.md.j2").render(
             **common, formats_read=formats_read(papers), inferred_count=sum(p.title_inferred for p in papers),
             model_titles=sorted({p.title_model for p in papers if p.title_source == "llm"}),
@@ -181,7 +182,7 @@ def render_pages(
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
         files.update(_feeds(papers, by_date, groups, title, settings, memo))
         files[PATHS.papers_bib] = join_rows(PATHS.papers_bib, PAPERS_BIB, bib_rows, keys, memo)
-        if not topic_files:
+        if gzip_wanted(files[PATHS.papers_bib], topic_files, settings):
             _put(files, PATHS.papers_bib + ".gz", gzipped(PATHS.papers_bib + ".gz", files[PATHS.papers_bib], memo))
         for group in groups if topic_files else ():
             _put(files, group.tag.bib_path, _tag_bib(group, entries, record_keys, memo))
@@ -200,6 +201,15 @@ def render_pages(
         files[RECORDS_FILE] = join_rows(RECORDS_FILE, SEARCH_RECORDS, records, keys, memo)
     files.update(redirect_files(redirects or {}, settings.site_url))
     return files
+
+
+def gzip_wanted(data: bytes, topic_files: bool, settings: Settings) -> bool:
+    """Whether an export gets its gzipped copy: in a digest too large for topic files, from `gzip_exports_min_mb`.
+
+    Below that size the copy would only add to the site: hosts send text files compressed anyway,
+    and a topic's export is then made from the file itself (assets/exports.js falls back to it).
+    """
+    return not topic_files and len(data) >= settings.gzip_exports_min_mb * 1_000_000
 
 
 def gzipped(path: str, data: bytes, memo: PageMemo | None) -> bytes | None:

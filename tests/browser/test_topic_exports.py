@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 @pytest.fixture(scope="module")
 def export_site(tmp_path_factory):
     project = copy_project(tmp_path_factory.mktemp("exports") / "project")
-    write_tree(project, {"paper-digest.toml": "topic_files_max_papers = 0\n"})
+    write_tree(project, {"paper-digest.toml": "topic_files_max_papers = 0\ngzip_exports_min_mb = 0\n"})
     settings = load_settings(project)
     build_site(settings, generate([DEFAULT_CORPUS], settings).engine)
     server = serve(settings.site_path)
