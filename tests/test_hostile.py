@@ -41,7 +41,7 @@ def test_pages_carry_only_the_themes_own_scripts(site) -> None:
     settings, _, records = site
     baseline = scan(settings.site_path / "about" / "index.html")
     theme_scripts = scripts_of(baseline)
-    # A paper page (overrides/paper-layout.html) loads the palette script from a file instead of inline.
+    # A paper page (overrides/lean-layout.html) loads the palette script from a file instead of inline.
     theme_scripts.remove(("", "", ""))
     theme_scripts = sorted([*theme_scripts, ("assets/palette.js", "", "")])
     for record in records:

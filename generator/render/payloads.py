@@ -67,8 +67,9 @@ def papers_json_row(p: Paper, collections: dict[str, Collection]) -> str:
         "abstract": p.abstract,
     }
     # One paper per line: diffs stay readable, and without `indent` json uses its C encoder
-    # (an indented dump of 20,000 papers took 7 s in the pure-Python one).
-    return json.dumps(record, ensure_ascii=False)
+    # (an indented dump of 20,000 papers took 7 s in the pure-Python one). No spaces after the
+    # separators: 4% of the file, 2.5 MB at 20,000 papers (issue 43).
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
 def _source_json(source: Source) -> dict:

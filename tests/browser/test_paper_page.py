@@ -1,4 +1,4 @@
-"""A paper page's own chrome (overrides/paper-layout.html, issue 43): what a reader clicks still works."""
+"""A paper page's own chrome (overrides/lean-layout.html, issue 43): what a reader clicks still works."""
 
 from __future__ import annotations
 
