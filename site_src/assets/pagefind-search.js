@@ -6,6 +6,16 @@
 (function () {
   var root = document.querySelector("[data-pd-search]");
   if (!root) return;
+  // Material's header box comes without the frame of its results (the same in every page of a
+  // large digest): made here, as Material's partial writes it.
+  if (!root.querySelector(".md-search-result")) {
+    var frame = window.pdSite.element("div", "md-search__scrollwrap");
+    frame.tabIndex = 0;
+    var results = frame.appendChild(window.pdSite.element("div", "md-search-result"));
+    results.appendChild(window.pdSite.element("div", "md-search-result__meta", root.dataset.pdPlaceholder));
+    results.appendChild(window.pdSite.element("ol", "md-search-result__list")).setAttribute("role", "presentation");
+    root.querySelector(".md-search__inner").appendChild(window.pdSite.element("div", "md-search__output")).appendChild(frame);
+  }
   var input = root.querySelector("[data-pd-query]");
   var list = root.querySelector(".md-search-result__list");
   var meta = root.querySelector(".md-search-result__meta");

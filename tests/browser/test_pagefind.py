@@ -304,3 +304,18 @@ def test_on_a_phone_one_pagefind_result_takes_a_few_lines(phone_page, pagefind_s
     assert max(r["height"] for r in results) <= 230, [r["height"] for r in results]
     screenshot(phone_page, "pagefind-phone")
     assert phone_page.watch.errors == []
+
+
+def test_the_search_box_of_a_paper_page_finds_papers_and_opens_one(page, pagefind_site) -> None:
+    # A paper page (overrides/lean-layout.html) has the same box; its results' frame is made by
+    # assets/pagefind-search.js rather than written in each page (issue 43).
+    _, server, records = pagefind_site
+    start = records[0]
+    target = next(r for r in records if r["title"].startswith("VisionReasoner"))
+    _, first = search(page, server.url + start["url"], "VisionReasoner")
+    assert target["title"] in first.inner_text()
+    assert page.locator(".md-search-result__meta", has_text="matching").count() == 1
+    first.locator("a").first.click()
+    page.wait_for_url(lambda url: f"/{target['url']}" in url, wait_until="commit")
+    page.locator("h1", has_text=target["title"]).wait_for()
+    assert page.watch.errors == [] and page.watch.outside == []
