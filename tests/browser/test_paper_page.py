@@ -102,3 +102,19 @@ def test_the_search_box_on_a_paper_page_finds_a_paper_and_opens_it(page, site_se
     page.wait_for_url(lambda url: f"/{target['url']}" in url, wait_until="commit")
     page.locator("h1", has_text=target["title"][:40]).wait_for()
     assert page.watch.errors == [] and page.watch.outside == []
+
+
+def test_the_cite_block_copies_and_a_related_paper_opens(page, site_server, records) -> None:
+    # Material's copy button and its "Copied" message still come with the lean page's configuration.
+    paper = next(r for r in records if r["related"])
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(site_server.url + paper["url"])
+    page.locator("article pre button[data-md-type=copy]").first.click()
+    page.locator(".md-dialog", has_text="Copied to clipboard").wait_for(timeout=5_000)
+    assert page.evaluate("navigator.clipboard.readText()").startswith("@")
+    # A related paper's link is relative to the papers' folder ("../<slug>/").
+    first = next(r for r in records if r["id"] == paper["related"][0])
+    page.locator("#related-papers + ul a").first.click()
+    page.wait_for_url(lambda url: url.endswith(f"/{first['url']}"), wait_until="commit")
+    page.locator("h1", has_text=first["title"][:40]).wait_for()
+    assert page.watch.errors == [] and page.watch.outside == []
