@@ -298,11 +298,14 @@ def test_pagefind_results_show_title_tags_and_a_short_snippet_without_raw_latex(
 def test_on_a_phone_one_pagefind_result_takes_a_few_lines(phone_page, pagefind_site) -> None:
     from tests.browser.search_checks import check_results, pagefind_search
 
-    _settings, server, _records = pagefind_site
+    _settings, server, records = pagefind_site
     pagefind_search(phone_page, server.url, "reinforcement learning", phone=True)
     results = check_results(phone_page)
     assert max(r["height"] for r in results) <= 230, [r["height"] for r in results]
     screenshot(phone_page, "pagefind-phone")
+    # The same from a paper page's header button (a CSS icon there: overrides/lean-layout.html).
+    pagefind_search(phone_page, server.url + records[0]["url"], "reinforcement learning", phone=True)
+    assert check_results(phone_page) == results
     assert phone_page.watch.errors == []
 
 
