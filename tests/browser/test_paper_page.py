@@ -112,7 +112,7 @@ def test_the_cite_block_copies_and_a_related_paper_opens(page, site_server, reco
     page.locator("article pre button[data-md-type=copy]").first.click()
     page.locator(".md-dialog", has_text="Copied to clipboard").wait_for(timeout=5_000)
     assert page.evaluate("navigator.clipboard.readText()").startswith("@")
-    # A related paper's link is relative to the papers' folder ("../<slug>/").
+    # A related paper's link opens its page.
     first = next(r for r in records if r["id"] == paper["related"][0])
     page.locator("#related-papers + ul a").first.click()
     page.wait_for_url(lambda url: url.endswith(f"/{first['url']}"), wait_until="commit")
