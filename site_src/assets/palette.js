@@ -1,6 +1,7 @@
 // The reader's colour scheme (light or dark, chosen with the header's switch), set on the page
-// before it is drawn. Material's header does this with an inline script on every page; a paper
-// page (overrides/lean-layout.html) loads it from here, one file for 20,000 pages (issue 43).
+// before it is drawn. Material's header does this with an inline script on every page; a lean
+// page (a paper's, a topic's: overrides/lean-layout.html) loads it from here, one file for 20,000
+// pages (issue 43).
 // Material's bundle keeps the choice in localStorage under "__palette" (__md_get, in the head).
 (function () {
   var palette = __md_get("__palette");
