@@ -35,7 +35,14 @@ sys.path.insert(0, str(ROOT))
 from bench.split import HELD_OUT_VENUES
 from generator.enrich.area_gate import reranked
 from generator.enrich.areas import load_model
-from generator.enrich.fields import AREA_PREFIX, digest_field, field_topics, in_digest_fields, load_field_tagger, load_vocabulary
+from generator.enrich.fields import (
+    AREA_PREFIX,
+    digest_field,
+    field_topics,
+    in_digest_fields,
+    load_field_tagger,
+    load_vocabulary,
+)
 from generator.enrich.folding import area_tags
 from generator.enrich.keywords import named_topics
 from generator.enrich.open_topics import open_topics
@@ -121,8 +128,8 @@ def _areas_named(tags: list, shown: list[int], named: list[set[str]], vocabulary
     without = [i for i in titled if not tags[i].topics]
     hit = sum(any(t.name in named[i] for t in tags[i].topics) for i in titled)
     print(f"  titles naming a topic: {len(titled)}; first area named {_share(titled, area_named)} "
-          f"(with a topic {_share(with_topic, area_named)}, area only {_share(without, area_named)} of {len(without)}); "
-          f"a topic named {hit / max(len(titled), 1):.3f}")
+          f"(with a topic {_share(with_topic, area_named)}, "
+          f"area only {_share(without, area_named)} of {len(without)}); a topic named {hit / max(len(titled), 1):.3f}")
 
 
 def _share(rows: list[int], test) -> str:

@@ -234,3 +234,15 @@ def test_abbreviations_and_addresses_name_no_open_topic_and_plurals_meet() -> No
     assert open_topics(["Sorting Algorithm", "Sorting Algorithms", "Sorting algorithm design"], plains,
                        [0, 1, 2], min_papers=3)[0].name in ("Sorting Algorithm", "Sorting Algorithms")
     assert open_topics(["A", "B", "C"], plains, [0, 1, 2], min_papers=3) == {}
+
+
+def test_a_tool_a_setting_or_the_fields_name_is_no_open_topic() -> None:
+    from generator.enrich.open_topics import open_topics
+
+    # Papers sharing only a backbone, a setting or the field's name share no subject (CVPR, IROS readers).
+    for titles in (["A Convolutional Neural Network for X"] * 3, ["Planning in an Unknown Environment"] * 3,
+                   ["Computer Vision for Y"] * 3, ["Gradient Descent for Z"] * 3, ["A Robotic System"] * 3):
+        assert open_topics(titles, ["", "", ""], [0, 1, 2], min_papers=3) == {}, titles
+    # A subject the papers share still names one.
+    titles = ["Crowd Counting in Dense Scenes", "Fast Crowd Counting", "Crowd Counting by Density"]
+    assert open_topics(titles, ["", "", ""], [0, 1, 2], min_papers=3)[0].name == "Crowd Counting"
