@@ -246,3 +246,24 @@ def test_a_tool_a_setting_or_the_fields_name_is_no_open_topic() -> None:
     # A subject the papers share still names one.
     titles = ["Crowd Counting in Dense Scenes", "Fast Crowd Counting", "Crowd Counting by Density"]
     assert open_topics(titles, ["", "", ""], [0, 1, 2], min_papers=3)[0].name == "Crowd Counting"
+
+
+LEARNING = ("We propose an adaptive optimizer for training deep neural networks that rescales each gradient "
+            "coordinate by a running estimate of its curvature. We prove convergence for smooth non-convex "
+            "objectives and show faster training of image classifiers and language models than Adam.")
+
+
+def test_a_venues_digest_shows_every_paper_in_the_venues_field_and_a_mixed_library_does_not() -> None:
+    from generator.enrich.areas import load_model
+
+    tagger = load_field_tagger()
+    assert tagger is not None
+    robotics = {a.name for f in load_vocabulary().fields if f.name == "Robotics" for a in f.areas}
+    for table, shown_in_robotics in ((ROBOTICS, True), (ROBOTICS[:2], False)):
+        plains = [a for a, _, _ in table] + [LEARNING]
+        guessed = tagger.tag(load_model().features(plains))
+        assert guessed[-1].field == MACHINE_LEARNING
+        placed = in_digest_fields(guessed, plains)
+        # An IROS-like list (8 robotics papers, 1 of learning): the learning paper's home is among robotics' areas,
+        # where a reader of the venue looks; in a library of 2 and 1 it keeps machine learning's vocabulary.
+        assert bool(placed[-1].areas and placed[-1].areas[0].name in robotics) == shown_in_robotics, placed[-1]
