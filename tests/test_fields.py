@@ -295,3 +295,10 @@ def test_a_venues_digest_shows_every_paper_in_the_venues_field_and_a_mixed_libra
         # An IROS-like list (8 robotics papers, 1 of learning): the learning paper's home is among robotics' areas,
         # where a reader of the venue looks; in a library of 2 and 1 it keeps machine learning's vocabulary.
         assert bool(placed[-1].areas and placed[-1].areas[0].name in robotics) == shown_in_robotics, placed[-1]
+
+
+def test_a_subject_before_a_tools_head_still_names_an_open_topic() -> None:
+    from generator.enrich.open_topics import open_topics
+
+    titles = ["A Sign Language Translation System", "Sign Language Recognition Network", "Sign Language Corpora"]
+    assert open_topics(titles, ["", "", ""], [0, 1, 2], min_papers=3)[0].name == "Sign Language"

@@ -74,7 +74,7 @@ def _add_phrases(words: list[str], common: frozenset[str], found: dict[str, str]
                 continue  # only the field's own words ("neural network", "language model") name no subject
             if gram[-1] in _TOOL_HEADS or " ".join(gram) in _FIELD_NAMES:
                 continue  # a tool, a setting or the field itself names no subject
-            if gram[-1] in _MODIFIERS or _TOOL_HEADS & set(words[start + size : start + size + 2]):
+            if gram[-1] in _MODIFIERS or (start + size < len(words) and words[start + size] in _TOOL_HEADS):
                 continue  # nor does a tool's name cut short ("convolutional neural" of "... network")
             found.setdefault(" ".join(_singular(w) for w in gram), " ".join(gram))
 
