@@ -35,7 +35,14 @@ sys.path.insert(0, str(ROOT))
 from bench.split import HELD_OUT_VENUES
 from generator.enrich.area_gate import reranked
 from generator.enrich.areas import load_model
-from generator.enrich.fields import digest_field, field_topics, in_digest_fields, load_field_tagger, load_vocabulary
+from generator.enrich.fields import (
+    AREA_PREFIX,
+    digest_field,
+    field_topics,
+    in_digest_fields,
+    load_field_tagger,
+    load_vocabulary,
+)
 from generator.enrich.folding import area_tags
 from generator.enrich.keywords import named_topics
 from generator.enrich.open_topics import open_topics
@@ -84,6 +91,7 @@ def measure(venue: str, records: list[dict]) -> None:
               f"by the title {first / max(len(tagged), 1):.3f}; any topic named {anyone / max(len(tagged), 1):.3f}; "
               f"topics a tagged paper {sum(len(tags[i].topics) for i in tagged) / max(len(tagged), 1):.2f}")
     if shown:
+        _areas_named(tags, shown, named, vocabulary)
         bare = [i for i in shown if not tags[i].topics]
         opened = open_topics([r["title"] for r in records], plains, bare, Settings().min_topic_papers)
         names = Counter(tag.name for tag in opened.values())
@@ -102,6 +110,30 @@ def measure(venue: str, records: list[dict]) -> None:
     (b_name, b_count), (n_name, n_count) = before.most_common(1)[0], now.most_common(1)[0]
     print(f"  largest area: before {b_name} {b_count / len(records):.3f}; now {n_name} {n_count / len(records):.3f}")
     print("  areas now: " + ", ".join(f"{name} {count}" for name, count in now.most_common(6)))
+
+
+def _areas_named(tags: list, shown: list[int], named: list[set[str]], vocabulary) -> None:
+    """Print the share of papers whose first area the title names (through any topic of the area).
+
+    Of the papers shown in their field whose title names a topic of it (the field topic model's
+    label rule), in all and apart for those with a topic and those listed under an area only; and
+    the share of those titled papers that have a topic the title names (the strict label's recall).
+    """
+    def area_named(i: int) -> bool:
+        return AREA_PREFIX + tags[i].areas[0].name in named[i]
+
+    own = {f.name: {AREA_PREFIX + a.name for a in f.areas} for f in vocabulary.fields}
+    titled = [i for i in shown if own[tags[i].field] & named[i]]
+    with_topic = [i for i in titled if tags[i].topics]
+    without = [i for i in titled if not tags[i].topics]
+    hit = sum(any(t.name in named[i] for t in tags[i].topics) for i in titled)
+    print(f"  titles naming a topic: {len(titled)}; first area named {_share(titled, area_named)} "
+          f"(with a topic {_share(with_topic, area_named)}, "
+          f"area only {_share(without, area_named)} of {len(without)}); a topic named {hit / max(len(titled), 1):.3f}")
+
+
+def _share(rows: list[int], test) -> str:
+    return f"{sum(map(test, rows)) / max(len(rows), 1):.3f}"
 
 
 def main() -> None:

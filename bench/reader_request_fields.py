@@ -2,15 +2,18 @@
 
     python bench/reader_request_fields.py --label 44-after
     python bench/reader_request_fields.py --label 44-before --code /work/main   # main's code, same papers
+    python bench/reader_request_fields.py --label 44-s18 --sample-label 44-s18  # a fresh sample, new papers
 
 Samples (drawn by a fixed seed before any result is seen; their ids are kept in
 bench/reader_samples/44-<sample>.txt): ICLR 2025's held-out part (papers of no earlier
 sample), ACL 2022, CVPR 2019 and IROS 2022 (held-out venue-years, bench/split.py). Each
 paper is tagged inside a digest of at most `--digest` papers of its venue-year (the chosen
 ones among them), read as a user would read the venue's list: abstract and keywords, no
-title (titles are inferred). `--code DIR` runs another checkout's generator (main, for
-"before"). One file a sample: /work/reader/requests/<label>-<sample>.jsonl with the rubric's
-fields (`id`, `abstract`, `author_keywords`, `areas`, `topics`, `inferred_title`, `summary`).
+title (titles are inferred). `--sample-label NAME` draws a fresh sample of papers no earlier
+sample holds (any bench/reader_samples/*.txt) and keeps its ids in <NAME>-<sample>.txt.
+`--code DIR` runs another checkout's generator (main, for "before"). One file a sample:
+/work/reader/requests/<label>-<sample>.jsonl with the rubric's fields (`id`, `abstract`,
+`author_keywords`, `areas`, `topics`, `inferred_title`, `summary`).
 """
 
 from __future__ import annotations
@@ -50,14 +53,18 @@ def pools(corpora: Path) -> dict[str, list[dict]]:
     return found
 
 
-def draw(name: str, pool: list[dict], count: int) -> list[dict]:
-    """Return the sample's papers: those its ids file names, else drawn (and the file written)."""
-    ids_file = SAMPLES / f"44-{name}.txt"
+def draw(name: str, pool: list[dict], count: int, sample: str = "44", seed: str = "44") -> list[dict]:
+    """Return the sample's papers: those its ids file names, else drawn (and the file written).
+
+    A new sample (`sample` names its ids files, `bench/reader_samples/<sample>-<name>.txt`) draws
+    papers of no earlier sample: a reader never judges a paper twice.
+    """
+    ids_file = SAMPLES / f"{sample}-{name}.txt"
     by_id = {r["id"]: r for r in pool}
     if ids_file.is_file():
         return [by_id[line.strip()] for line in ids_file.read_text(encoding="utf-8").splitlines() if line.strip()]
     seen = {line.strip() for path in SAMPLES.glob("*.txt") for line in path.read_text(encoding="utf-8").splitlines()}
-    chosen = random.Random(f"reader:44:{name}").sample([r for r in pool if r["id"] not in seen], count)
+    chosen = random.Random(f"reader:{seed}:{name}").sample([r for r in pool if r["id"] not in seen], count)
     ids_file.write_text("".join(r["id"] + "\n" for r in chosen), encoding="utf-8")
     return chosen
 
@@ -92,6 +99,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--label", required=True)
     parser.add_argument("--code", type=Path, help="a checkout whose generator tags the papers (default: this one)")
+    parser.add_argument("--sample-label", default="44",
+                        help="names the sample's ids files (44: the sample judged before; a new name draws new papers)")
+    parser.add_argument("--seed", help="seed of a new sample's draw (default: the sample label)")
     parser.add_argument("--count", type=int, default=40)
     parser.add_argument("--digest", type=int, default=600, help="papers of a venue's digest at most")
     parser.add_argument("--corpora", type=Path, default=CORPORA)
@@ -100,7 +110,7 @@ def main() -> None:
     if args.code:
         sys.path.insert(0, str(args.code.resolve()))
     for name, pool in pools(args.corpora).items():
-        chosen = draw(name, pool, args.count)
+        chosen = draw(name, pool, args.count, args.sample_label, args.seed or args.sample_label)
         ids = {r["id"] for r in chosen}
         rest = random.Random(f"digest:44:{name}").sample(
             [r for r in pool if r["id"] not in ids], min(args.digest - len(chosen), len(pool) - len(chosen))

@@ -55,6 +55,20 @@ NLP = [
     ("Relation extraction identifies the semantic relation between two entities in a sentence. We propose a "
      "document-level relation extraction model that reasons over an entity graph built from mentions. On DocRED "
      "our model improves F1 by three points.", "Relation Extraction", {"Graph Neural Networks"}),
+    # Subjects strict readers found missing (issue 44): entity alignment, argument mining; a semantic parsing
+    # benchmark is no syntactic parsing.
+    ("Entity alignment finds the entities of two knowledge graphs that refer to the same real-world object. We "
+     "propose an entity alignment method that decodes alignments jointly with a global matching constraint "
+     "between the two graphs, improving Hits@1 on the DBP15K cross-lingual entity alignment benchmarks.",
+     "Entity Linking & Knowledge Graphs", {"Pretrained Language Models", "Machine Translation"}),
+    ("Argument mining identifies the claims and premises of argumentative texts. We propose a model that "
+     "detects argumentative units in persuasive essays and classifies the support and attack relations between "
+     "them, outperforming prior argument mining models on two corpora of student essays.",
+     "Argument Mining", {"Dialogue Systems"}),
+    ("Semantic parsing maps a sentence to a logical form. We propose a semantic parser that builds the logical "
+     "form from lexical rules and generalizes compositionally to unseen combinations of known words, solving "
+     "the structural generalization splits of the COGS semantic parsing benchmark.",
+     "Semantic Parsing|Robustness & Generalization of NLP Models", {"Dependency & Constituency Parsing"}),
 ]
 
 VISION = [
@@ -83,6 +97,12 @@ VISION = [
     ("Optical flow estimation computes the dense motion between two frames. We propose a recurrent architecture "
      "that iteratively updates a flow field using correlation volumes at all pairs of pixels, reducing the "
      "end-point error on Sintel and KITTI.", "Optical Flow & Motion Estimation", set()),
+    ("Crowd counting estimates the number of people in dense crowd images. We propose a crowd counting network "
+     "that regresses a density map with scale-aware attention, lowering the counting error on ShanghaiTech and "
+     "UCF-QNRF.", "Crowd & Object Counting", {"3D Scene Understanding", "3D Reconstruction"}),
+    ("We address action recognition in videos. Our two-stream network samples frames sparsely over the whole "
+     "video and fuses appearance and motion, improving action recognition accuracy on UCF101, HMDB51 and "
+     "Kinetics.", "Action Recognition & Video Understanding", {"Image Classification"}),
 ]
 
 ROBOTICS = [
@@ -111,6 +131,14 @@ ROBOTICS = [
     ("Teleoperation of robot manipulators benefits from haptic feedback. We present a bilateral teleoperation "
      "system with force feedback that keeps stable under communication delays, evaluated in a peg-in-hole task.",
      "Teleoperation & Haptics", set()),
+    ("Task and motion planning combines symbolic task planning with continuous motion planning for long-horizon "
+     "manipulation. We learn which symbolic plans are feasible and guide a bilevel task and motion planner with "
+     "them, solving kitchen rearrangement problems faster than prior TAMP solvers.", "Task & Motion Planning",
+     {"Autonomous Driving", "Mobile Robot Navigation"}),
+    ("Robot simulators trade physical fidelity for speed. We extend an open-source physics simulator with "
+     "soft contact and cable models and show that simulated robot experiments match the real ones, as a robot "
+     "simulation platform for research and teaching.", "Robot Simulation",
+     {"Actuators & Mechanism Design", "Soft Robotics"}),
 ]
 
 
@@ -234,3 +262,43 @@ def test_abbreviations_and_addresses_name_no_open_topic_and_plurals_meet() -> No
     assert open_topics(["Sorting Algorithm", "Sorting Algorithms", "Sorting algorithm design"], plains,
                        [0, 1, 2], min_papers=3)[0].name in ("Sorting Algorithm", "Sorting Algorithms")
     assert open_topics(["A", "B", "C"], plains, [0, 1, 2], min_papers=3) == {}
+
+
+def test_a_tool_a_setting_or_the_fields_name_is_no_open_topic() -> None:
+    from generator.enrich.open_topics import open_topics
+
+    # Papers sharing only a backbone, a setting or the field's name share no subject (CVPR, IROS readers).
+    for titles in (["A Convolutional Neural Network for X"] * 3, ["Planning in an Unknown Environment"] * 3,
+                   ["Computer Vision for Y"] * 3, ["Gradient Descent for Z"] * 3, ["A Robotic System"] * 3):
+        assert open_topics(titles, ["", "", ""], [0, 1, 2], min_papers=3) == {}, titles
+    # A subject the papers share still names one.
+    titles = ["Crowd Counting in Dense Scenes", "Fast Crowd Counting", "Crowd Counting by Density"]
+    assert open_topics(titles, ["", "", ""], [0, 1, 2], min_papers=3)[0].name == "Crowd Counting"
+
+
+LEARNING = ("We propose an adaptive optimizer for training deep neural networks that rescales each gradient "
+            "coordinate by a running estimate of its curvature. We prove convergence for smooth non-convex "
+            "objectives and show faster training of image classifiers and language models than Adam.")
+
+
+def test_a_venues_digest_shows_every_paper_in_the_venues_field_and_a_mixed_library_does_not() -> None:
+    from generator.enrich.areas import load_model
+
+    tagger = load_field_tagger()
+    assert tagger is not None
+    robotics = {a.name for f in load_vocabulary().fields if f.name == "Robotics" for a in f.areas}
+    for table, shown_in_robotics in ((ROBOTICS, True), (ROBOTICS[:2], False)):
+        plains = [a for a, _, _ in table] + [LEARNING]
+        guessed = tagger.tag(load_model().features(plains))
+        assert guessed[-1].field == MACHINE_LEARNING
+        placed = in_digest_fields(guessed, plains)
+        # An IROS-like list (8 robotics papers, 1 of learning): the learning paper's home is among robotics' areas,
+        # where a reader of the venue looks; in a library of 2 and 1 it keeps machine learning's vocabulary.
+        assert bool(placed[-1].areas and placed[-1].areas[0].name in robotics) == shown_in_robotics, placed[-1]
+
+
+def test_a_subject_before_a_tools_head_still_names_an_open_topic() -> None:
+    from generator.enrich.open_topics import open_topics
+
+    titles = ["A Sign Language Translation System", "Sign Language Recognition Network", "Sign Language Corpora"]
+    assert open_topics(titles, ["", "", ""], [0, 1, 2], min_papers=3)[0].name == "Sign Language"

@@ -119,9 +119,12 @@ def test_a_robotics_digest_shows_roboticss_own_areas_and_every_robot_paper_under
     others = [p.abstract for p in read_sources([DEFAULT_CORPUS], settings).papers[:10]]
     papers = enrich([make_paper(text) for text in ROBOTICS + others], settings)
     groups = {g.tag.name: g for g in group_by_tag(papers)}
-    robot = {p.abstract for name in ("Manipulation & Grasping", "Legged & Humanoid Locomotion")
+    robot = {p.abstract for name in ("Manipulation & Grasping", "Legged & Humanoid Locomotion", "Robot Learning")
              for p in groups[name].papers}
-    assert robot >= set(ROBOTICS)  # no cap: manipulation holds a third of the digest
+    # No cap: manipulation holds a third of the digest. (A cloth-folding policy learned from demonstrations
+    # may be shown under Robot Learning, its first topic's area, since imitation learning is a topic of it.)
+    assert robot >= set(ROBOTICS)
+    assert {p.abstract for p in groups["Manipulation & Grasping"].papers} >= {ROBOTICS[0], ROBOTICS[1], ROBOTICS[5]}
     assert {p.abstract for p in groups["Legged Locomotion"].papers} >= {ROBOTICS[3], ROBOTICS[4], ROBOTICS[9]}
     assert "Robotics & Manipulation" not in groups
 

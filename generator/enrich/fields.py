@@ -47,6 +47,9 @@ FALLBACK_PROBABILITY = 0.15
 #: In a digest of a field other than machine learning, a paper the field model gives at least this
 #: probability of the digest's field is shown in that field (a multimodal ACL paper stays an NLP paper).
 IN_DIGEST_FIELD = 0.15
+#: A digest at least this share of whose papers are of one field is that field's digest (a venue's list: ACL,
+#: CVPR, IROS): each of its papers is shown in that field, whose areas are the home a reader of it looks for.
+FIELD_DIGEST_SHARE = 0.75
 
 
 @dataclass(frozen=True)
@@ -351,7 +354,8 @@ def in_digest_fields(tags: list[FieldTags], plains: list[str]) -> list[FieldTags
     A digest most of whose papers are of machine learning (ICLR, NeurIPS) keeps the ICLR areas and
     topics for every paper. In a digest at least half of whose papers are of another field (ACL, CVPR,
     IROS), a paper that may be of that field (`IN_DIGEST_FIELD`) is shown in it and any other keeps the
-    ICLR areas and topics. In a mixed library (no field holds half of it), each paper of a field other
+    ICLR areas and topics; in a venue's digest (`FIELD_DIGEST_SHARE` of it of one field), every paper is
+    shown in that field. In a mixed library (no field holds half of it), each paper of a field other
     than machine learning is shown in its own field.
     """
     main = digest_field([t.field for t in tags])
@@ -360,11 +364,14 @@ def in_digest_fields(tags: list[FieldTags], plains: list[str]) -> list[FieldTags
         return [MACHINE_LEARNING_TAGS for _ in tags]
     # A digest of one field: a paper that may be of it is shown in it. A mixed one (a library of several
     # fields): each paper in its own field.
-    single = 2 * sum(t.field == main for t in tags) >= len(tags)
+    share = sum(t.field == main for t in tags) / len(tags)
+    single = share >= 0.5
+    # A venue's digest: its multimodal or learning papers are still papers of the venue's field.
+    floor = 0.0 if share >= FIELD_DIGEST_SHARE else IN_DIGEST_FIELD
     # In a digest of one field, a paper not of it keeps ICLR's broad vocabulary: one site, two taxonomies
     # at most. In a mixed library each paper is shown in its own field.
     target = [
-        (main if t.field == main or t.probability(main) >= IN_DIGEST_FIELD else MACHINE_LEARNING) if single
+        (main if t.field == main or t.probability(main) >= floor else MACHINE_LEARNING) if single
         else t.field
         for t in tags
     ]

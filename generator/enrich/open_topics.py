@@ -33,6 +33,21 @@ _STOP = frozenset((
     "novel", "study", "approach", "method", "methods", "model", "models", "paper", "task", "tasks", "results",
     "problem", "problems", "propose", "proposed", "present", "show", "use", "between", "among", "extended",
     "abstract", "via", "than", "more", "less", "when", "how", "what", "why", "does", "not", "all", "both",
+    "proposes", "presents", "introduces", "first", "work",
+))
+#: Heads that leave a phrase a tool, a backbone or a setting, not a subject ("Convolutional Neural Network",
+#: "Robotic System", "Unknown Environment", "Gradient Descent", "Ground Truth", "First Attempt").
+_TOOL_HEADS = frozenset((
+    "network", "networks", "net", "nets", "system", "systems", "environment", "environments", "framework",
+    "frameworks", "architecture", "architectures", "module", "modules", "descent", "truth", "attempt", "setting",
+    "settings", "scenario", "scenarios", "pipeline", "pipelines", "backbone", "backbones", "layer", "layers",
+))
+#: Words that qualify a tool's name and end no subject ("Deep Convolutional", "Graph Convolutional").
+_MODIFIERS = frozenset(("convolutional", "neural", "recurrent", "deep", "residual"))
+#: The names of fields: a digest's field is no topic of its own ("Computer Vision" in a CVPR digest).
+_FIELD_NAMES = frozenset((
+    "computer vision", "natural language processing", "machine learning", "deep learning", "artificial intelligence",
+    "robotic", "robotics", "language processing", "data mining", "computer graphics", "learning theory",
 ))
 
 
@@ -57,6 +72,10 @@ def _add_phrases(words: list[str], common: frozenset[str], found: dict[str, str]
                 continue
             if all(w in common or w in _STOP for w in gram):
                 continue  # only the field's own words ("neural network", "language model") name no subject
+            if gram[-1] in _TOOL_HEADS or " ".join(gram) in _FIELD_NAMES:
+                continue  # a tool, a setting or the field itself names no subject
+            if gram[-1] in _MODIFIERS or (start + size < len(words) and words[start + size] in _TOOL_HEADS):
+                continue  # nor does a tool's name cut short ("convolutional neural" of "... network")
             found.setdefault(" ".join(_singular(w) for w in gram), " ".join(gram))
 
 
