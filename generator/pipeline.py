@@ -61,7 +61,7 @@ _OLD_CACHES = (".paper-digest/analysis-cache.json", ".paper-digest/neighbours.js
 #: The paper and listing pages the last run wrote, by key (see render/sync.py).
 PAGES = ".paper-digest/pages.json"
 #: Bump when the stamp's layout changes.
-_STAMP_VERSION = 2
+_STAMP_VERSION = 3
 
 
 @dataclass
@@ -311,6 +311,9 @@ def _generate(
         stamp = {}
     if stamp.get("inputs") == key and stamp.get("generated") == generated_fingerprint(settings.docs_path):
         progress("Reading sources", 1, 1)
+        # The theme (the package's and the project's overrides) is laid again all the same: an edited
+        # override or an upgraded package changes the site with the same sources.
+        write_engine_config(settings, SiteIdentity(**stamp["identity"]))
         return _reused_report(stamp)
     stamp_path.unlink(missing_ok=True)
     cache = Cache(settings.resolve(CACHE), fingerprint)
@@ -359,10 +362,11 @@ def _generate(
         rendered = render_site(papers, layout, settings, progress, pages, redirects(new_lock, papers))
     finally:
         layout.close()
-    write_engine_config(settings, SiteIdentity(
+    identity = SiteIdentity(
         site_title(settings, sorted({p.collection for p in papers})), settings.site_description,
         site_language(settings, papers),
-    ))
+    )
+    write_engine_config(settings, identity)
     if new_lock_text != lock_text:
         write_atomically(settings.resolve(LOCK_FILE), new_lock_text.encode("utf-8"))
     timings["render"] = time.perf_counter() - start
@@ -376,6 +380,7 @@ def _generate(
         "problems": [asdict(p) for p in read.problems],
         "counts": {"papers": len(papers), "tags": report.tag_count, "generated": rendered.total},
         "engine": engine,
+        "identity": asdict(identity),
     }
     write_stamp(stamp_path, stamp)
     return report

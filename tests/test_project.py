@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from generator.pipeline import generate
 from generator.project import defaults_dir, engine_config, read_config
 from generator.render.naming import digest_name
 from generator.settings import load_settings
@@ -78,6 +79,25 @@ def test_the_project_mkdocs_yml_is_inherited_and_filled_in_key_by_key(tmp_path: 
     theme = project / config["theme"]["custom_dir"]
     assert (theme / "partials" / "footer.html").read_text() == "<footer>mine</footer>"
     assert (theme / "partials" / "search.html").exists() and (theme / "assets" / "digest.css").exists()
+
+
+def test_an_edited_theme_override_reaches_the_theme_with_the_sources_unchanged(tmp_path: Path) -> None:
+    project = generate_bare(tmp_path, {
+        "overrides/partials/footer.html": "<footer>first</footer>",
+        "data/a.txt": f"{A}\n\n{B}\n",
+    })
+    settings = load_settings(project)
+    theme = project / read_config(engine_config(settings))["theme"]["custom_dir"]
+    (project / "overrides" / "partials" / "footer.html").write_text("<footer>second</footer>")
+    (project / "overrides" / "partials" / "extra.html").write_text("<p>new</p>")
+    report = generate([], settings)
+    # The run reused its pages (nothing to read again) and still laid the edited theme.
+    assert report.reused
+    assert (theme / "partials" / "footer.html").read_text() == "<footer>second</footer>"
+    assert (theme / "partials" / "extra.html").read_text() == "<p>new</p>"
+    (project / "overrides" / "partials" / "extra.html").unlink()
+    generate([], settings)
+    assert not (theme / "partials" / "extra.html").exists()
 
 
 def test_a_project_template_replaces_only_its_page(tmp_path: Path) -> None:
