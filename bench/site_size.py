@@ -4,7 +4,8 @@
     python bench/site_size.py --site path/to/site --papers 20000
 
 For each size, in a fresh project folder: the first N distinct abstracts of the ICLR 2025 and 2024
-corpora (varied copies past their end, as bench/scale.py makes them), written as JSON Lines with
+corpora, then of the other venues and `fields.jsonl.gz` (104,000 in all: 100,000 papers are a
+field's years of many venues; varied copies past their end, as bench/scale.py makes them), written as JSON Lines with
 their titles, areas and venues (titles given: the title stage is skipped, the rest of the pipeline
 runs, and a 20,000-paper build takes about 12 minutes on two shared cores instead of about 20). It
 runs `paper-digest build` cold and prints its wall time and peak memory (the largest process:
@@ -16,6 +17,7 @@ uploads, the fullest folder, and each host's warnings. `--site` measures a site 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import subprocess
@@ -34,14 +36,26 @@ from tests.conftest import copy_project
 BUDGETS = {20_000: (500, 60_000), 100_000: (2_000, 200_000)}
 
 
+#: The corpora read, in order: ICLR first (a digest of up to 19,000 papers is one conference's two
+#: years), then the other venues and fields (a 100,000-paper digest is a field's years of many venues).
+CORPORA = ("iclr2025.jsonl", "iclr2024.jsonl", "other-venues.jsonl", "fields.jsonl.gz")
+
+
 def records(corpora: Path, count: int) -> list[dict]:
-    """Return `count` records of distinct abstracts from the ICLR corpora, with their titles."""
+    """Return `count` records of distinct abstracts from the corpora, with their titles, areas and venues.
+
+    Each corpus is read only while fewer than `count` distinct abstracts are found.
+    """
     seen: dict[str, dict] = {}
-    for name in ("iclr2025.jsonl", "iclr2024.jsonl"):
-        with open(corpora / name, encoding="utf-8") as lines:
+    for name in CORPORA:
+        if len(seen) >= count or not (corpora / name).exists():
+            continue
+        opener = gzip.open if name.endswith(".gz") else open
+        with opener(corpora / name, "rt", encoding="utf-8") as lines:
             for line in lines:
                 record = json.loads(line)
-                seen.setdefault(" ".join(record["abstract"].split()), record)
+                if record.get("abstract"):
+                    seen.setdefault(" ".join(record["abstract"].split()), record)
     pool = list(seen.values())
     out = pool[:count]
     n = 0
