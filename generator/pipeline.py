@@ -7,6 +7,7 @@ them is not repeated: its report is read back from `.paper-digest/generate.json`
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import hashlib
 import json
@@ -194,6 +195,21 @@ def cyclic_gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def return_freed_memory() -> None:
+    """Hand the memory the process freed back to the system, where the C library can (glibc); else nothing.
+
+    Python frees a rendered page's bytes to the C library, which keeps them for
+    later use: the generator's process would hold the site's rendered text
+    (100,000 papers: over 2 GB) while it waits for MkDocs and Pagefind.
+    """
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return
+    gc.collect()
+    trim(0)
 
 
 def load_lock(settings: Settings) -> tuple[Lock, str]:
