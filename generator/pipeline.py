@@ -364,6 +364,9 @@ def _generate(
         cache.save()
         neighbours.save()
         counts.save()
+        # Saved, the caches are let go before the pages render: they hold every paper's analysis,
+        # neighbours and word counts (100,000 papers: about a gigabyte), which rendering never reads.
+        del cache, neighbours, counts
         for old in _OLD_CACHES:
             settings.resolve(old).unlink(missing_ok=True)
         timings["enrich"] = time.perf_counter() - start
