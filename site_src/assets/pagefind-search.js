@@ -33,7 +33,7 @@
   // a few hundred files, not one per paper). Pagefind fetches fragment/<lang>_<hash>.pf_fragment;
   // this answers it from fragment/<bucket>.pf_bundle (one line of JSON naming each fragment's offset
   // and length, then their bytes), fetched once. A fragment not found there is fetched as usual.
-  var BUCKETS = 1024;
+  var BUCKETS = 2048;
   var bundles = {};
   var plainFetch = window.fetch;
   var fragmentUrl = /^(.*\/fragment\/)([A-Za-z0-9-]+_([0-9a-f]{3})[0-9a-f]*)\.pf_fragment$/;
