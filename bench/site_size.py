@@ -5,7 +5,7 @@
 
 For each size, in a fresh project folder: the first N distinct abstracts of the ICLR 2025 and 2024
 corpora, then of the other venues and `fields.jsonl.gz` (104,000 in all: 100,000 papers are a
-field's years of many venues; varied copies past their end, as bench/scale.py makes them), written
+field's years of many venues, every abstract real; varied copies past their end), written
 as JSON Lines with their titles, areas and venues (titles given: the title stage is skipped, the
 rest of the pipeline runs). It runs `paper-digest build` cold and prints its wall time and peak
 memory (the largest process: the generator, MkDocs or a Pagefind indexer; and all of them at once,
