@@ -69,3 +69,18 @@ def test_the_build_writes_the_same_pages_as_mkdocs_holding_far_less_memory(tmp_p
     assert "docs\":[]" in (project / "lean" / "search" / "search_index.json").read_text(encoding="utf-8")
     assert (project / "lean" / "papers" / "p7" / "index.html").read_text(encoding="utf-8").count("word") >= 6000
     assert lean < plain - 100_000, (plain, lean)  # KB: the pages' Markdown and HTML are not all kept
+
+
+@pytest.mark.parametrize("broken", [0, 1])  # built by the first process, or by a forked one
+def test_a_page_that_fails_to_build_fails_the_build_whichever_process_builds_it(tmp_path, broken: int) -> None:
+    project = _site(tmp_path, pages=6, words=10)
+    page = project / "docs" / "papers" / f"p{broken}.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("---\nsearch:", "---\ntemplate: missing.html\nsearch:"),
+                    encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore", "PAPER_DIGEST_SEARCH": "pagefind"}
+    process = subprocess.run(
+        [sys.executable, "-m", "generator.build.lean_mkdocs", "build", "--strict", "--site-dir", "lean"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert process.returncode != 0
+    assert "missing.html" in process.stderr
