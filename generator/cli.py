@@ -25,7 +25,15 @@ from .build.sitesize import HOSTS, MB, SiteSize, host_warnings, measure_site
 from .errors import DigestError
 from .formats import INPUT_FORMATS
 from .llm.store import INFERRED_FILE
-from .pipeline import GenerateReport, generate, identify_papers, load_lock, load_project, sources_or_default
+from .pipeline import (
+    GenerateReport,
+    generate,
+    identify_papers,
+    load_lock,
+    load_project,
+    return_freed_memory,
+    sources_or_default,
+)
 from .project import engine_config, find_project, new_project
 from .read import no_abstracts, read_sources
 from .settings import SETTINGS_FILE, SITE_ENGINES, Settings, inference_key
@@ -168,6 +176,7 @@ def build_command(
     # The search index of an incremental build starts while the pages render.
     with EarlySearch(settings, force=force) as early:
         report = _run_generate(sources, settings, early, locked=locked)
+        return_freed_memory()  # this process waits while the engine and the search index run
         with console.status(f"Building the site with {STAGE_NAMES[settings.site_engine]} …"):
             result = build_site(settings, report.engine, force=force, early=early)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"

@@ -48,7 +48,7 @@ def render_digest(project: Path, sources: list[Path], **changes: object) -> dict
 
     settings = load_settings(project, **changes)  # the changes are checked like any setting
     papers, layout = enrich_digest(read_sources(sources, settings).papers, settings)
-    return render_pages(papers, layout, settings)
+    return dict(render_pages(papers, layout, settings))
 
 
 def copy_project(target: Path) -> Path:

@@ -310,3 +310,32 @@ def test_arrays_come_back_only_from_a_file_that_checks_out(tmp_path: Path) -> No
     for changed in (np.arange(1, 6, dtype=np.int32), np.array([{}], dtype=object)):
         np.savez(path, _header=header, hashes=arrays["hashes"], data=changed)
         assert ArrayFile(path, "fp-1").arrays is None
+
+
+def test_the_caches_are_let_go_before_the_pages_render(project: Path, monkeypatch) -> None:
+    # Issue 43: at 100,000 papers the analysis, neighbour and word-count caches hold about a gigabyte,
+    # which rendering never reads; kept alive, they add to the generator's peak.
+    import weakref
+
+    from generator import pipeline
+    from tests.conftest import DEFAULT_CORPUS
+
+    alive: weakref.WeakSet = weakref.WeakSet()
+    for name, kind in (("Cache", pipeline.Cache), ("ArrayFile", pipeline.ArrayFile)):
+        def made(*args, kind=kind, **kwargs):
+            made_one = kind(*args, **kwargs)
+            alive.add(made_one)
+            return made_one
+        monkeypatch.setattr(pipeline, name, made)
+    held_while_rendering: list[int] = []
+    render_site = pipeline.render_site
+
+    def rendering(*args, **kwargs):
+        held_while_rendering.append(len(alive))
+        return render_site(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "render_site", rendering)
+    report = pipeline.generate([DEFAULT_CORPUS], pipeline.load_project(project))
+    assert held_while_rendering == [0]
+    assert (project / pipeline.CACHE).is_dir() and (project / pipeline.TERM_COUNTS).is_file()  # saved first
+    assert report.paper_count > 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import gzip
+import hashlib
 import json
 
 import pytest
@@ -77,3 +79,34 @@ def test_records_split_into_parts_in_order_and_an_edit_changes_one_parts_hash(tm
     assert [a.digest == b.digest for a, b in zip(parts, edited, strict=True)] == [True, False, True]
     records.write_text("", encoding="utf-8")
     assert [p.folder for p in read_parts(records, 10)] == ["pagefind"]  # always one part
+
+
+def test_a_parts_fragments_are_packed_into_bundles_each_fragment_whole_and_the_same_every_time(tmp_path) -> None:
+    # Issue 43: Pagefind writes a fragment file per paper; 100,000 papers would be 100,000 files.
+    from generator.build.fragments import BUCKETS, bucket_of, bundle_fragments, unbundle
+
+    def part(where):
+        fragments = where / "fragment"
+        fragments.mkdir(parents=True)
+        written = {}
+        for n in range(3000):
+            name = f"en_{hashlib.sha256(str(n).encode()).hexdigest()[:7]}"
+            written[name] = gzip.compress(f'pagefind_dcd{{"url":"/papers/p{n}/"}}'.encode(), mtime=0)
+            (fragments / f"{name}.pf_fragment").write_bytes(written[name])
+        (fragments / "odd-name.txt").write_bytes(b"kept")
+        return fragments, written
+
+    fragments, written = part(tmp_path / "a")
+    bundles = bundle_fragments(tmp_path / "a")
+    assert bundles == len(list(fragments.glob("*.pf_bundle"))) <= BUCKETS
+    assert not list(fragments.glob("*.pf_fragment"))
+    assert (fragments / "odd-name.txt").read_bytes() == b"kept"  # not of Pagefind's shape: left alone
+    found = {}
+    for path in fragments.glob("*.pf_bundle"):
+        for name, content in unbundle(path.read_bytes()).items():
+            assert path.name == f"{bucket_of(name + '.pf_fragment')}.pf_bundle"
+            found[name] = content
+    assert found == written
+    again, _ = part(tmp_path / "b")
+    bundle_fragments(tmp_path / "b")
+    assert {p.name: p.read_bytes() for p in again.iterdir()} == {p.name: p.read_bytes() for p in fragments.iterdir()}

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.build import build_site
+from generator.build.fragments import unbundle
 from generator.pipeline import generate
 from generator.settings import Settings, load_settings
 from tests.conftest import DEFAULT_CORPUS, copy_project, snapshot, write_tree
@@ -308,8 +309,9 @@ def test_an_edit_indexes_its_search_part_while_the_pages_render(tmp_path: Path, 
     assert not any(p.name.startswith(".pagefind-early-") for p in settings.site_path.parent.iterdir())
     stamp = json.loads((project / STAMP).read_text(encoding="utf-8"))
     assert sorted(stamp["search"]) == ["pagefind", "pagefind-2", "pagefind-3"]
-    fragments = (settings.site_path / "pagefind-3").rglob("*.pf_fragment")  # gzipped JSON, one per page
-    assert b"zorblaxian" in b"".join(gzip.decompress(p.read_bytes()) for p in fragments)
+    bundles = (settings.site_path / "pagefind-3").rglob("*.pf_bundle")  # gzipped JSON, one per page, in bundles
+    fragments = [fragment for path in bundles for fragment in unbundle(path.read_bytes()).values()]
+    assert b"zorblaxian" in b"".join(gzip.decompress(fragment) for fragment in fragments)
     # Nothing changed: nothing starts early, and the build is skipped.
     with EarlySearch(settings) as early:
         report = generate([source], settings, enriched=early.start)

@@ -87,9 +87,15 @@ def _mkdocs(settings: Settings, config: Path, site: Path, env: dict[str, str], d
     # Strict mode fails on any warning, and a dirty build always warns that it
     # is dirty: there, the other warnings are checked here instead.
     mode = ["--dirty", "--no-strict"] if dirty else ["--clean", "--strict"]
+    # MkDocs' own command, keeping less of the site in memory (lean_mkdocs.py: the same pages).
     command = [
-        sys.executable, "-m", "mkdocs", "build", *mode, "--config-file", str(config), "--site-dir", str(site),
+        sys.executable, "-m", f"{__package__}.lean_mkdocs", "build", *mode, "--config-file", str(config),
+        "--site-dir", str(site),
     ]
+    # The process imports this very package, wherever it was imported from (installed or not).
+    home = str(Path(__file__).resolve().parents[2])
+    path = env.get("PYTHONPATH")
+    env = {**env, "PYTHONPATH": home if not path else os.pathsep.join([home, path])}
     process = subprocess.run(command, cwd=settings.project_dir, capture_output=True, text=True, env=env, check=False)
     warnings = [
         line for line in process.stderr.splitlines()

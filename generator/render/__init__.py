@@ -11,6 +11,7 @@ import logging
 import struct
 import zlib
 from collections import defaultdict
+from collections.abc import MutableMapping
 from pathlib import Path
 
 from ..build.pagefind import RECORDS_FILE, SEARCH_RECORDS, search_record
@@ -20,6 +21,7 @@ from ..model import PATHS, Collection, Paper, Progress, no_progress
 from ..project import configured_identity, template_dirs
 from ..rows import join_rows, paper_keys, render_rows
 from ..settings import Settings
+from ..spool import SpooledFiles
 from .all_papers import ORDERS_FILE, all_orders, orders_json, paged_in_browser
 from .charts import bar_chart, change_chart, share_chart
 from .exports import PAPERS_BIB, PAPERS_CSV, bibtex_entry, bibtex_file, csv_row
@@ -61,7 +63,7 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8")
 
 
-def _put(files: dict[str, bytes], path: str, data: bytes | None) -> None:
+def _put(files: MutableMapping[str, bytes], path: str, data: bytes | None) -> None:
     """Add a rendered file; None is a page the memo kept (left as it is in the docs dir)."""
     if data is not None:
         files[path] = data
@@ -70,7 +72,7 @@ def _put(files: dict[str, bytes], path: str, data: bytes | None) -> None:
 def render_pages(
     papers: list[Paper], layout: MapLayout, settings: Settings, progress: Progress = no_progress,
     memo: PageMemo | None = None, redirects: dict[str, str] | None = None,
-) -> dict[str, bytes]:
+) -> MutableMapping[str, bytes]:
     """Render every generated file to UTF-8, keyed by path relative to the docs dir.
 
     Kept as bytes: a text with one emoji is stored at four bytes per character
@@ -100,7 +102,8 @@ def render_pages(
         "search_engine": engine, "site_description": settings.site_description, "topic_files": topic_files,
     }
 
-    files: dict[str, bytes] = {}
+    # The files' bytes wait on disk, not in memory, until they are written (100,000 papers: 2.5 GB).
+    files = SpooledFiles(settings.project_dir)
     # One key per paper for the rows of papers.json, papers.csv, papers.bib and the search records.
     keys = paper_keys(papers, collections, memo.fingerprint) if memo is not None else None
     record_keys = dict(zip((p.id for p in papers), keys, strict=True)) if keys is not None else {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,7 +49,7 @@ def _sync_file(path: Path, data: bytes) -> bool:
     return True
 
 
-def write_files(files: dict[str, bytes], docs_dir: Path, kept: Set[str] = frozenset()) -> RenderResult:
+def write_files(files: Mapping[str, bytes], docs_dir: Path, kept: Set[str] = frozenset()) -> RenderResult:
     """Write generated files that changed; delete generated files no longer produced.
 
     Files in `kept` are generated files the memo found intact in the docs dir

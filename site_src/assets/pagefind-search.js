@@ -39,8 +39,46 @@
     }, function () { return []; });
   }
 
+  // Each index part packs Pagefind's result fragments into bundles (generator/build/fragments.py:
+  // a few hundred files, not one per paper). Pagefind fetches fragment/<lang>_<hash>.pf_fragment;
+  // this answers it from fragment/<bucket>.pf_bundle (one line of JSON naming each fragment's offset
+  // and length, then their bytes), fetched once. A fragment not found there is fetched as usual.
+  var BUCKETS = 2048;
+  var bundles = {};
+  var plainFetch = window.fetch;
+  var fragmentUrl = /^(.*\/fragment\/)([A-Za-z0-9-]+_([0-9a-f]{3})[0-9a-f]*)\.pf_fragment$/;
+
+  function bundle(url) {
+    if (!bundles[url]) {
+      bundles[url] = plainFetch.call(window, url).then(function (response) {
+        return response.ok ? response.arrayBuffer() : null;
+      }).then(function (buffer) {
+        if (!buffer) return null;
+        var bytes = new Uint8Array(buffer);
+        var end = bytes.indexOf(10);
+        return { where: JSON.parse(new TextDecoder().decode(bytes.subarray(0, end))), body: bytes.subarray(end + 1) };
+      }).catch(function () { return null; });
+    }
+    return bundles[url];
+  }
+
+  function answerFragmentsFromBundles() {
+    if (window.fetch !== plainFetch) return;
+    window.fetch = function (input, init) {
+      var match = typeof input === "string" && fragmentUrl.exec(input);
+      if (!match) return plainFetch.apply(window, arguments);
+      var bucket = Math.floor(parseInt(match[3], 16) * BUCKETS / 4096);
+      return bundle(match[1] + bucket + ".pf_bundle").then(function (found) {
+        var at = found && found.where[match[2]];
+        if (!at) return plainFetch.call(window, input, init);
+        return new Response(found.body.slice(at[0], at[0] + at[1]));
+      });
+    };
+  }
+
   function load() {
     if (!pagefind) {
+      answerFragmentsFromBundles();
       var runtime = import(new URL("pagefind/pagefind.js", base).href);
       pagefind = Promise.all([runtime, parts()]).then(function (loaded) {
         var module = loaded[0];

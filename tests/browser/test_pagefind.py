@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import types
 
 import pytest
 
 from generator.build import build_site
+from generator.build.fragments import unbundle
 from generator.pipeline import generate
 from generator.settings import load_settings
 from tests.browser.conftest import screenshot, serve
@@ -55,6 +57,25 @@ def test_the_site_ships_a_pagefind_index_and_a_tiny_material_index(pagefind_site
     assert not list(settings.site_path.rglob(".paper-digest*"))  # the search records are not published
     material_index = json.loads((settings.site_path / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert not any(doc["location"].startswith("papers/") for doc in material_index["docs"])
+
+
+def test_results_come_from_fragment_bundles_not_a_file_per_paper(page, pagefind_site) -> None:
+    # Issue 43: a fragment file per paper would be 100,000 files in a 100,000-paper site.
+    settings, server, records = pagefind_site
+    site = settings.site_path
+    assert not list(site.rglob("*.pf_fragment"))
+    bundles = list((site / "pagefind" / "fragment").glob("*.pf_bundle"))
+    assert 0 < len(bundles) < len(records)
+    assert sum(len(unbundle(path.read_bytes())) for path in bundles) == len(records)
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    _, first = search(page, server.url, "VisionReasoner")
+    target = next(r for r in records if r["title"].startswith("VisionReasoner"))
+    assert target["title"] in first.inner_text()
+    assert first.locator("mark").count() >= 1  # the excerpt, made from the fragment
+    assert [url for url in fetched if url.endswith(".pf_bundle")]
+    assert not [url for url in fetched if url.endswith(".pf_fragment")]
+    open_result(page, first, types.SimpleNamespace(url=target["url"], title=target["title"]))
 
 
 def test_a_pagefind_site_never_fetches_materials_own_index(page, pagefind_site) -> None:
