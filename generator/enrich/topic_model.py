@@ -239,8 +239,14 @@ class TopicModel:
     def allowed(self, plains: list[str]) -> np.ndarray:
         """Return 1 where an abstract mentions what a topic requires (a language model, for an LLM-era one), else 0."""
         mask = np.ones((len(plains), len(self.names)), dtype=np.float64)
+        # Topics share their requirement (every LLM-era topic requires a language model): each
+        # distinct pattern is looked for once per abstract, not once per topic.
+        found: dict[object, list[bool]] = {}
         for column, topic in self._gated:
-            mask[:, column] = [mentions_required(topic, plain) for plain in plains]
+            key = topic.requires_pattern
+            if key not in found:
+                found[key] = [mentions_required(topic, plain) for plain in plains]
+            mask[:, column] = found[key]
         return mask
 
     def about(self, features: Features) -> np.ndarray:
