@@ -174,6 +174,9 @@ def _build_with_lean_pages(config: Any, **options: Any) -> None:
     _mkdocs_build(config, **options)
 
 
+# MkDocs' own functions, replaced while `main` runs. `_build_page` is internal to MkDocs: this relies on
+# MkDocs being pinned (1.6.1, the last 1.x, pyproject.toml), and tests/test_lean_mkdocs.py compares every
+# page with plain MkDocs' so that a change of it fails there first.
 _mkdocs_build = mkdocs_build.build
 _mkdocs_build_page = mkdocs_build._build_page
 
