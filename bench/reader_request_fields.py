@@ -23,7 +23,6 @@ import gzip
 import json
 import random
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,32 +68,6 @@ def draw(name: str, pool: list[dict], count: int, sample: str = "44", seed: str 
     return chosen
 
 
-def tag_in_digest(chosen: list[dict], digest: list[dict]) -> dict[str, dict]:
-    """Return, by corpus id, the reader fields of `chosen` papers tagged in a digest of `digest`."""
-    from generator.enrich import enrich
-    from generator.read import read_sources
-    from generator.settings import Settings
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "digest.jsonl"
-        with open(path, "w", encoding="utf-8") as handle:
-            for record in digest:
-                row = {"id": record["id"], "abstract": record["abstract"], "keywords": record.get("keywords") or []}
-                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-        settings = Settings(project_dir=Path(folder))
-        papers = enrich(read_sources([path], settings).papers, settings)
-    wanted = {r["id"] for r in chosen}
-    return {
-        paper.source_id: {
-            "areas": [t.name for t in paper.tags if t.kind == "area"],
-            "topics": [t.name for t in paper.tags if t.kind == "topic"],
-            "inferred_title": paper.title,
-            "summary": paper.summary,
-        }
-        for paper in papers if paper.source_id in wanted
-    }
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--label", required=True)
@@ -109,13 +82,15 @@ def main() -> None:
     args = parser.parse_args()
     if args.code:
         sys.path.insert(0, str(args.code.resolve()))
+    # Imported once the path is set: the papers are tagged by `--code`'s generator.
+    from bench.reader_request_tags import tag_in_venue_digest
     for name, pool in pools(args.corpora).items():
         chosen = draw(name, pool, args.count, args.sample_label, args.seed or args.sample_label)
         ids = {r["id"] for r in chosen}
         rest = random.Random(f"digest:44:{name}").sample(
             [r for r in pool if r["id"] not in ids], min(args.digest - len(chosen), len(pool) - len(chosen))
         )
-        fields = tag_in_digest(chosen, chosen + rest)
+        fields = tag_in_venue_digest(chosen, chosen + rest)
         out = args.out / f"{args.label}-{name}.jsonl"
         with open(out, "w", encoding="utf-8") as handle:
             for record in chosen:
