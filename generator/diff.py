@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import DigestError
+from .render.digest_exports import read_export
 from .text import escape_line
 
 #: Rows listed per section before the rest is summarised.
@@ -51,13 +52,16 @@ class DigestDiff:
 
 
 def load_papers(path: Path) -> list[dict]:
-    """Load papers.json from a file, a built site or a docs dir."""
-    candidates = [path] if path.is_file() else [path / "papers.json", path / "site" / "papers.json"]
+    """Load papers.json from a file (papers.json or papers.json.gz), a built site or a docs dir."""
+    if path.is_file():
+        candidates = [path]
+    else:  # a large digest's is gzipped only: papers.json.gz
+        candidates = [folder / name for folder in (path, path / "site") for name in ("papers.json", "papers.json.gz")]
     for candidate in candidates:
         if candidate.is_file():
             try:
-                data = json.loads(candidate.read_text(encoding="utf-8"))
-            except (ValueError, UnicodeDecodeError) as exc:
+                data = json.loads(read_export(candidate))
+            except (OSError, EOFError, ValueError, UnicodeDecodeError) as exc:
                 raise DigestError(f"{candidate}: not a valid papers.json: {exc}") from exc
             if not isinstance(data, list) or not all(isinstance(r, dict) and "id" in r for r in data):
                 raise DigestError(f"{candidate}: expected a list of papers with an `id` each")

@@ -40,12 +40,13 @@ from .identity import (
 from .languages import ENGLISH, dominant_language, interface_language
 from .llm.apply import Inferred
 from .llm.store import INFERRED_FILE, read_results
-from .model import Paper, Problem, Progress, no_progress
+from .model import PATHS, Paper, Problem, Progress, no_progress
 from .project import SiteIdentity, template_dirs, write_engine_config
 from .read import ReadResult, expand_sources, no_abstracts, paper_id, read_sources
 from .read.corrections import correct_paragraphs
 from .read.paragraphs import PARAGRAPH_BREAK
 from .render import PageStore, RenderResult, generated_fingerprint, render_site, site_title
+from .render.digest_exports import GZIP_SUFFIX, read_export
 from .settings import SETTINGS_FILE, Settings, load_settings
 from .stamps import files_digest, read_stamp, tree_files, write_atomically, write_stamp
 
@@ -216,18 +217,19 @@ def load_lock(settings: Settings) -> tuple[Lock, str]:
     """Return the project's lock and its text ("" when there is none).
 
     A digest without a lock adopts the ids and addresses its last run published
-    (the docs dir's papers.json, else the built site's), so that upgrading, or
+    (the docs dir's papers.json or papers.json.gz, else the built site's), so that upgrading, or
     starting the lock, moves no page.
     """
     path = settings.resolve(LOCK_FILE)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        for published in (settings.docs_path / "papers.json", settings.site_path / "papers.json"):
-            try:
-                return adopt(read_rows(published.read_text(encoding="utf-8")), paper_id), ""
-            except (OSError, UnicodeDecodeError):
-                continue
+        for folder in (settings.docs_path, settings.site_path):
+            for name in (PATHS.papers_json, PATHS.papers_json + GZIP_SUFFIX):
+                try:
+                    return adopt(read_rows(read_export(folder / name)), paper_id), ""
+                except (OSError, EOFError, UnicodeDecodeError):
+                    continue
         return Lock(), ""
     except (OSError, UnicodeDecodeError) as exc:
         raise DigestError(f"{path}: cannot read the lock file: {exc}") from exc

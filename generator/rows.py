@@ -39,6 +39,11 @@ class RowLayout:
     separator: str = ""
     tail: str = ""
 
+    def joined_size(self, rows: Sequence[bytes]) -> int:
+        """Return the bytes of the file `join_rows` makes of `rows`, without making it."""
+        parts = (self.head, self.tail, *([self.separator] * max(len(rows) - 1, 0)))
+        return sum(len(part.encode("utf-8")) for part in parts) + sum(len(row) for row in rows)
+
 
 def paper_keys(papers: Sequence[Paper], collections: Mapping[str, Collection], fingerprint: str) -> list[str]:
     """Return each paper's row key: everything a row can show of it, and the code that renders it."""

@@ -89,9 +89,9 @@ class Settings:
     #: Digests of up to this many papers also write each topic's BibTeX file (tags/<slug>.bib); a larger
     #: one's topic exports are made in the reader's browser from papers.bib (each abstract stored once).
     topic_files_max_papers: int = 2000
-    #: In a digest larger than `topic_files_max_papers`, papers.json, papers.csv and papers.bib each also
-    #: get a gzipped copy (.gz) once the file is this many MB: hosts send the files compressed anyway, so
-    #: below it the copies would only add to the site (36 MB at 20,000 papers); 0: always.
+    #: In a digest larger than `topic_files_max_papers`, each of papers.json, papers.csv and papers.bib of
+    #: this many MB or more is written gzipped only (papers.json.gz): GitHub refuses a file over 100 MiB in
+    #: a repository, and at 100,000 papers the three would be 0.6 GB of a 1 GB host; 0: always.
     gzip_exports_min_mb: float = 100.0
     #: Rebuild only the changed pages (MkDocs --dirty) when the site uses Pagefind and its setup is unchanged.
     incremental: bool = True

@@ -90,7 +90,7 @@ def test_a_small_digest_writes_no_gzipped_exports(default_site) -> None:
 def test_gzipped_exports_have_no_time_and_no_name_and_unpack_to_the_file() -> None:
     import gzip
 
-    from generator.render import gzip_bytes
+    from generator.render.digest_exports import gzip_bytes
 
     data = ("@misc{a,\n  title = {A},\n}\n" * 200).encode()
     packed = gzip_bytes(data)
@@ -100,22 +100,74 @@ def test_gzipped_exports_have_no_time_and_no_name_and_unpack_to_the_file() -> No
     assert len(packed) < len(data) / 2
 
 
-def test_a_large_digest_gzips_only_the_exports_past_the_size_setting(tmp_path) -> None:
-    # A digest too large for topic files (topic_files_max_papers = 0): each export gets its .gz from
-    # gzip_exports_min_mb up; below, a host sends the file compressed anyway (issue 43).
+def test_a_large_digest_writes_the_exports_past_the_size_setting_gzipped_only(tmp_path) -> None:
+    # A digest too large for topic files (topic_files_max_papers = 0): an export of gzip_exports_min_mb
+    # or more is written as .gz and not as it is (a 100,000-paper digest's: GitHub refuses a file over
+    # 100 MiB), a smaller one as it is; the pages link to the file written (issue 43).
+    import gzip
+
     from generator.pipeline import generate
     from generator.settings import load_settings
     from tests.conftest import DEFAULT_CORPUS, copy_project, write_tree
 
     project = copy_project(tmp_path / "project")
-    docs = {}
+    names = ("papers.json", "papers.csv", "papers.bib")
+    written = {}
+    plain = {}
     for limit in ("100.0", "0.15", "0"):
         write_tree(project, {"paper-digest.toml": f"topic_files_max_papers = 0\ngzip_exports_min_mb = {limit}\n"})
         settings = load_settings(project)
         generate([DEFAULT_CORPUS], settings)
-        docs[limit] = {p.name for p in settings.docs_path.glob("papers.*.gz")}
-    sizes = {name: (settings.docs_path / name).stat().st_size for name in ("papers.json", "papers.csv", "papers.bib")}
-    assert docs["100.0"] == set()  # the default: the 57 papers' files are far below 100 MB
-    assert docs["0.15"] == {f"{name}.gz" for name, size in sizes.items() if size >= 150_000} != set()
-    assert docs["0.15"] != {"papers.json.gz", "papers.csv.gz", "papers.bib.gz"}
-    assert docs["0"] == {"papers.json.gz", "papers.csv.gz", "papers.bib.gz"}
+        docs = settings.docs_path
+        written[limit] = {p.name for p in docs.glob("papers.*") if p.name.startswith(names)}
+        if limit == "100.0":
+            plain = {name: (docs / name).read_bytes() for name in names}
+        home = (docs / "index.md").read_text(encoding="utf-8")
+        tag_page = (docs / "tags" / "generative-models.md").read_text(encoding="utf-8")
+        about = (docs / "about.md").read_text(encoding="utf-8")
+        for name in names:
+            shown = next(n for n in written[limit] if n.startswith(name))
+            # Each page links to the file written, and never to the one that is not.
+            assert f"]({shown})" in home
+            assert (f"]({shown})" in about) == (name == "papers.json")
+            if name != "papers.json":
+                assert f"{shown}){{ data-pd-export=" in tag_page
+            if shown.endswith(".gz"):
+                # The same bytes as the file as it is, gzipped.
+                assert gzip.decompress((docs / shown).read_bytes()) == plain[name]
+                assert f"]({name})" not in home and f"{name}){{" not in tag_page
+    sizes = {name: len(data) for name, data in plain.items()}
+    assert written["100.0"] == set(names)  # the default: the 57 papers' files are far below 100 MB
+    assert written["0.15"] == {f"{n}.gz" if size >= 150_000 else n for n, size in sizes.items()}
+    assert written["0.15"] & set(names) and written["0.15"] - set(names)  # one of each form
+    assert written["0"] == {f"{name}.gz" for name in names}
+
+
+def test_a_digest_with_gzipped_exports_only_keeps_its_addresses_and_diffs(tmp_path) -> None:
+    # Without a lock file, a run adopts the addresses its last run published: from papers.json.gz
+    # when that is what it wrote. `paper-digest diff` reads the .gz of a docs dir too.
+    from generator.diff import load_papers
+    from generator.identity import LOCK_FILE
+    from generator.pipeline import generate
+    from generator.settings import load_settings
+    from tests.conftest import DEFAULT_CORPUS, copy_project, write_tree
+
+    project = copy_project(tmp_path / "project")
+    write_tree(project, {"paper-digest.toml": "topic_files_max_papers = 0\ngzip_exports_min_mb = 0\n"})
+    settings = load_settings(project)
+    generate([DEFAULT_CORPUS], settings)
+    docs = settings.docs_path
+    assert not (docs / "papers.json").exists() and (docs / "papers.json.gz").is_file()
+    rows = load_papers(docs)
+    assert len(rows) == 57 and load_papers(docs / "papers.json.gz") == rows
+    # Forget the lock, and say the last run published the first paper under another id (as a digest
+    # published before lock files): the next run takes every paper's id from papers.json.gz.
+    import gzip
+    import json
+
+    settings.resolve(LOCK_FILE).unlink()
+    moved = dict(rows[0], id="0123456789ab")
+    (docs / "papers.json.gz").write_bytes(gzip.compress(json.dumps([moved, *rows[1:]]).encode("utf-8")))
+    generate([DEFAULT_CORPUS], settings)
+    after = [row["id"] for row in load_papers(docs)]
+    assert after == [moved["id"]] + [row["id"] for row in rows[1:]]

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import struct
-import zlib
 from collections import defaultdict
 from collections.abc import MutableMapping
 from pathlib import Path
@@ -24,7 +22,8 @@ from ..settings import Settings
 from ..spool import SpooledFiles
 from .all_papers import ORDERS_FILE, all_orders, orders_json, paged_in_browser
 from .charts import bar_chart, change_chart, share_chart
-from .exports import PAPERS_BIB, PAPERS_CSV, bibtex_entry, bibtex_file, csv_row
+from .digest_exports import digest_exports
+from .exports import bibtex_entry, bibtex_file
 from .feeds import atom_feed, newest, newest_first, paper_date
 from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
 from .listing_pages import ListingGroup, ListingPages
@@ -33,7 +32,7 @@ from .map_data import map_json
 from .markdown import front_matter_string, make_environment
 from .naming import digest_name
 from .paper_pages import PageMemo, PaperPages, left_as_is, paper_pages_started
-from .payloads import PAPERS_JSON, filter_json, papers_json_row
+from .payloads import filter_json
 from .redirects import redirect_files
 from .similar_data import similar_files
 from .sync import MANIFEST, PageStore, RenderResult, generated_fingerprint, write_files
@@ -97,10 +96,6 @@ def render_pages(
     by_date = newest_first(papers, settings.source_date_epoch)
     # Small digests also write each topic's .bib file; a large one's are made in the browser (exports.js).
     topic_files = len(papers) <= settings.topic_files_max_papers
-    common = {
-        "digest_title": title, "paths": PATHS, "collections": collections, "paper_count": len(papers),
-        "search_engine": engine, "site_description": settings.site_description, "topic_files": topic_files,
-    }
 
     # The files' bytes wait on disk, not in memory, until they are written (100,000 papers: 2.5 GB).
     files = SpooledFiles(settings.project_dir)
@@ -110,6 +105,16 @@ def render_pages(
     # Each entry appears on its page, in papers.bib and in each of its tags' .bib files.
     bib_rows = render_rows(PATHS.papers_bib, papers, bibtex_entry, keys, memo)
     entries = {paper.id: row.decode("utf-8") for paper, row in zip(papers, bib_rows, strict=True)}
+    # First, and one at a time: the pages link to each export as written (as it is, or gzipped once large).
+    exports = digest_exports(papers, collections, bib_rows, keys, memo, topic_files, settings)
+    for path, data in exports.files.items():
+        _put(files, path, data)
+    del bib_rows, exports.files
+    common = {
+        "digest_title": title, "paths": PATHS, "collections": collections, "paper_count": len(papers),
+        "search_engine": engine, "site_description": settings.site_description, "topic_files": topic_files,
+        "exports": exports.links,
+    }
     pages = PaperPages(
         env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo, record_keys
     )
@@ -164,14 +169,6 @@ def render_pages(
             if rank:
                 files.update(redirect_files(paged_in_browser(listed), settings.site_url))
         files[ORDERS_FILE] = _utf8(orders_json(orders, papers, settings.listing_size))
-        json_rows = render_rows(PATHS.papers_json, papers, lambda p: papers_json_row(p, collections), keys, memo)
-        files[PATHS.papers_json] = join_rows(PATHS.papers_json, PAPERS_JSON, json_rows, keys, memo)
-        csv_rows = render_rows(PATHS.papers_csv, papers, csv_row, keys, memo)
-        files[PATHS.papers_csv] = join_rows(PATHS.papers_csv, PAPERS_CSV, csv_rows, keys, memo)
-        # A large digest's large exports are compressed too (docs/guide/scale.md says why).
-        for path in (PATHS.papers_json, PATHS.papers_csv):
-            if gzip_wanted(files[path], topic_files, settings):
-                _put(files, path + ".gz", gzipped(path + ".gz", files[path], memo))
         files[PATHS.about] = _utf8(env.get_template("about.md.j2").render(
             **common, formats_read=formats_read(papers), inferred_count=sum(p.title_inferred for p in papers),
             model_titles=sorted({p.title_model for p in papers if p.title_source == "llm"}),
@@ -184,9 +181,6 @@ def render_pages(
         files.update(similar_files(papers))
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
         files.update(_feeds(papers, by_date, groups, title, settings, memo))
-        files[PATHS.papers_bib] = join_rows(PATHS.papers_bib, PAPERS_BIB, bib_rows, keys, memo)
-        if gzip_wanted(files[PATHS.papers_bib], topic_files, settings):
-            _put(files, PATHS.papers_bib + ".gz", gzipped(PATHS.papers_bib + ".gz", files[PATHS.papers_bib], memo))
         for group in groups if topic_files else ():
             _put(files, group.tag.bib_path, _tag_bib(group, entries, record_keys, memo))
         done = 0
@@ -204,41 +198,6 @@ def render_pages(
         files[RECORDS_FILE] = join_rows(RECORDS_FILE, SEARCH_RECORDS, records, keys, memo)
     files.update(redirect_files(redirects or {}, settings.site_url))
     return files
-
-
-def gzip_wanted(data: bytes, topic_files: bool, settings: Settings) -> bool:
-    """Whether an export gets its gzipped copy: in a digest too large for topic files, from `gzip_exports_min_mb`.
-
-    Below that size the copy would only add to the site: hosts send text files compressed anyway,
-    and a topic's export is then made from the file itself (assets/exports.js falls back to it).
-    """
-    return not topic_files and len(data) >= settings.gzip_exports_min_mb * 1_000_000
-
-
-def gzipped(path: str, data: bytes, memo: PageMemo | None) -> bytes | None:
-    """Return `data` gzipped the same way on every machine (no time, no file name), or None when `memo` keeps it.
-
-    The whole digest's exports are also written compressed: a fifth to a third of their size to
-    download, and what the browser unpacks to make a topic's export (issue 43).
-    """
-    if memo is not None:
-        digest = hashlib.blake2b(memo.fingerprint.encode("utf-8"), digest_size=16)
-        digest.update(data)
-        if left_as_is(memo, path, digest.hexdigest()):
-            return None
-    return gzip_bytes(data)
-
-
-#: A gzip member's header with no time, no file name and "unknown" as the OS (zlib's own header names the
-#: OS it was built for: the same file would differ between Linux and Windows).
-_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
-
-
-def gzip_bytes(data: bytes) -> bytes:
-    """Return `data` as a gzip file, byte for byte the same wherever it is made with the same zlib."""
-    deflate = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
-    body = deflate.compress(data) + deflate.flush()
-    return _GZIP_HEADER + body + struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
 
 
 def _tag_bib(

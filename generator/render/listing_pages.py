@@ -25,7 +25,7 @@ from .paper_pages import PageMemo, left_as_is
 
 #: What of the digest-wide template values a listing page shows; the rest (the digest's
 #: size, every collection) changes with any added paper and must not make every page render again.
-LISTING_COMMON = ("paths", "search_engine", "topic_files")
+LISTING_COMMON = ("exports", "paths", "search_engine", "topic_files")
 
 
 @dataclass(frozen=True)

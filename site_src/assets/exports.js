@@ -3,8 +3,8 @@
 // and papers.csv (what a reader without JavaScript gets); this script picks the topic's papers out
 // of them instead of storing every abstract again in a file per topic. It reads
 // - filter.json: the tags, and per paper (in the digest's order) its tag numbers and BibTeX key;
-// - papers.bib.gz or papers.csv.gz (unpacked here), else papers.bib or papers.csv: the same papers
-//   in the same order, one entry (one row) each.
+// - the file the link names, papers.bib or papers.csv (papers.bib.gz, papers.csv.gz once large,
+//   unpacked by pdSite.exportText): the same papers in the same order, one entry (one row) each.
 // The file it saves holds the topic's papers in the digest's order, as papers.bib and papers.csv
 // write them, byte for byte.
 (function () {
@@ -20,18 +20,6 @@
       loaded[file].catch(function () { delete loaded[file]; });
     }
     return loaded[file];
-  }
-
-  // The export's text: its .gz unpacked where the browser can, else the file itself.
-  function exportText(file) {
-    if (typeof DecompressionStream === "undefined") return load(file, function (r) { return r.text(); });
-    return load(file + ".gz", function (response) { return response.arrayBuffer(); }).then(function (buffer) {
-      var bytes = new Uint8Array(buffer);
-      // A server that sends .gz files as Content-Encoding: gzip has the browser unpack it already.
-      if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return new TextDecoder().decode(bytes);
-      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-      return new Response(stream).text();
-    }, function () { return load(file, function (r) { return r.text(); }); });
   }
 
   // papers.bib's entries: each starts on a line of its own with "@" (a field never spans lines).
@@ -112,8 +100,7 @@
         var label = link.textContent;
         link.textContent = label + " (preparing…)";
         var data = load("filter.json", function (r) { return r.json(); });
-        var file = kind === "bib" ? "papers.bib" : "papers.csv";
-        Promise.all([data, exportText(file)]).then(function (both) {
+        Promise.all([data, window.pdSite.exportText(link.href)]).then(function (both) {
           if (kind === "bib") save(slug + ".bib", topicBib(both[0], slug, both[1]), "application/x-bibtex");
           else save(slug + ".csv", topicCsv(both[0], slug, both[1]), "text/csv");
           link.textContent = label;

@@ -7,6 +7,8 @@
 //   `selector` marks, once, with the site's JSON `file`.
 // - pdSite.element, pdSite.plainMath, pdSite.snippet: a text element; math as text;
 //   a search result's snippet (both search engines).
+// - pdSite.exportText(file): the text of one of the digest's exports (papers.bib, or papers.bib.gz
+//   unpacked), fetched once per page view.
 // - the map's, the filter's, similar papers' and topic exports' own scripts load only on the pages that show them.
 window.pdSite = (function () {
   var root = new URL(document.currentScript.src.replace(/assets\/site\.js.*$/, ""));
@@ -115,6 +117,27 @@ window.pdSite = (function () {
     element.replaceChildren.apply(element, fragments);
   }
 
+  // The digest's exports: a large one's are written gzipped only (papers.bib.gz; the page's link names
+  // the file written); unpacked here, where the browser can.
+  var exports = {};
+  function exportText(file) {
+    if (!exports[file]) {
+      exports[file] = fetch(new URL(file, root)).then(function (response) {
+        if (!response.ok) throw new Error(file + ": " + response.status);
+        return response.arrayBuffer();
+      }).then(function (buffer) {
+        var bytes = new Uint8Array(buffer);
+        // A server that sends .gz files as Content-Encoding: gzip has the browser unpack it already.
+        if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return new TextDecoder().decode(bytes);
+        if (typeof DecompressionStream === "undefined") throw new Error(file + ": this browser cannot unpack it");
+        var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+        return new Response(stream).text();
+      });
+      exports[file].catch(function () { delete exports[file]; });
+    }
+    return exports[file];
+  }
+
   // A new element with a class and a text (set as text: never parsed as markup).
   function element(tag, className, text) {
     var node = document.createElement(tag);
@@ -123,5 +146,8 @@ window.pdSite = (function () {
     return node;
   }
 
-  return { root: root, onEveryPage: onEveryPage, mount: mount, plainMath: plainMath, snippet: snippet, element: element };
+  return {
+    root: root, onEveryPage: onEveryPage, mount: mount, plainMath: plainMath, snippet: snippet, element: element,
+    exportText: exportText,
+  };
 })();

@@ -1,5 +1,5 @@
 // Reading list: readers star papers; the stars stay in this browser (localStorage).
-// The Starred page lists them, exports their BibTeX entries from papers.bib, and turns
+// The Starred page lists them, exports their BibTeX entries from papers.bib (or .gz), and turns
 // them into a link that opens the same list in another browser.
 (function () {
   var KEY = "paper-digest.stars";
@@ -162,7 +162,8 @@
       });
 
       exportButton.addEventListener("click", function () {
-        fetch(new URL("papers.bib", site)).then(function (r) { return r.text(); }).then(function (bib) {
+        // papers.bib, or papers.bib.gz in a large digest: the page names the file written.
+        window.pdSite.exportText(root.dataset.pdStarred || "papers.bib").then(function (bib) {
           var byKey = entries(bib);
           var text = shown().map(function (id) { return byKey[byId[id].key] || ""; }).join("\n");
           var link = document.createElement("a");

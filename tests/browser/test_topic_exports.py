@@ -1,13 +1,16 @@
 """A large digest's topic exports, made in the browser from the digest's papers.bib and papers.csv (issue 43).
 
 The site is the default corpus built with `topic_files_max_papers = 0`, as a digest larger than that
-setting is: no tags/<slug>.bib file, each topic page's BibTeX and CSV links made by assets/exports.js.
-The entries must be those the files of a small digest hold (the session's default site), byte for byte.
+setting is: no tags/<slug>.bib file, each topic page's BibTeX and CSV links made by assets/exports.js;
+and with `gzip_exports_min_mb = 0`, as a 100,000-paper digest's exports are: papers.bib.gz and
+papers.csv.gz only. The entries must be those the files of a small digest hold (the session's default
+site), byte for byte.
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 from pathlib import Path
@@ -35,8 +38,15 @@ def export_site(tmp_path_factory):
     server.stop()
 
 
+def _unpacked(path: Path) -> str:
+    return gzip.decompress(path.read_bytes()).decode("utf-8")
+
+
 def _largest_topic(site: Path) -> tuple[str, list[dict]]:
-    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    return _largest_topic_of(json.loads(_unpacked(site / "papers.json.gz")))
+
+
+def _largest_topic_of(papers: list[dict]) -> tuple[str, list[dict]]:
     counts: dict[str, int] = {}
     for paper in papers:
         for tag in paper["tags"]:
@@ -66,8 +76,9 @@ def test_a_topic_bibtex_export_downloads_parses_and_holds_the_entries_a_file_wou
     assert not (site / "tags" / f"{slug}.bib").exists()  # the topic's abstracts are not stored again
     page.goto(f"{server.url}tags/{slug}/")
     link = page.locator("a[data-pd-export=bib]")
-    # Without JavaScript the link gives the whole digest's file.
-    assert link.evaluate("a => new URL(a.href).pathname") == "/papers.bib"
+    # Without JavaScript the link gives the whole digest's file, the one written.
+    assert not (site / "papers.bib").exists()
+    assert link.evaluate("a => new URL(a.href).pathname") == "/papers.bib.gz"
     text = _download(page, link)
     library = bibtexparser.parse_string(text)
     assert not library.failed_blocks and len(library.entries) == len(members) > 5
@@ -77,7 +88,7 @@ def test_a_topic_bibtex_export_downloads_parses_and_holds_the_entries_a_file_wou
     written = _entries((default_site.site_path / "tags" / f"{slug}.bib").read_text(encoding="utf-8"))
     assert made == written
     # In the digest's order, as papers.bib lists them.
-    order = list(_entries((site / "papers.bib").read_text(encoding="utf-8")))
+    order = list(_entries(_unpacked(site / "papers.bib.gz")))
     assert list(made) == [key for key in order if key in made]
     assert page.watch.errors == [] and page.watch.outside == []
 
@@ -88,17 +99,51 @@ def test_a_topic_csv_export_holds_the_header_and_each_of_its_papers_rows(page, e
     page.goto(f"{server.url}tags/{slug}/")
     text = _download(page, page.locator("a[data-pd-export=csv]"))
     rows = list(csv.reader(io.StringIO(text)))
-    whole = list(csv.reader(io.StringIO((site / "papers.csv").read_text(encoding="utf-8"))))
+    whole = list(csv.reader(io.StringIO(_unpacked(site / "papers.csv.gz"))))
     assert rows[0] == whole[0]
     assert [row[0] for row in rows[1:]] == [p["id"] for p in members]
     assert all(row in whole for row in rows[1:])  # each row as papers.csv writes it, abstract and all
     assert page.watch.errors == [] and page.watch.outside == []
 
 
-def test_without_the_compressed_file_the_export_is_made_from_papers_bib(page, export_site) -> None:
-    site, server = export_site
-    slug, members = _largest_topic(site)
-    page.route("**/papers.bib.gz", lambda route: route.fulfill(status=404, body="gone"))
-    page.goto(f"{server.url}tags/{slug}/")
-    text = _download(page, page.locator("a[data-pd-export=bib]"))
+def test_a_digest_whose_exports_are_not_gzipped_makes_the_topic_export_from_papers_bib(page, tmp_path) -> None:
+    # A digest over topic_files_max_papers whose files are below gzip_exports_min_mb (20,000 papers):
+    # papers.bib as it is, no .gz to ask for.
+    project = copy_project(tmp_path / "project")
+    write_tree(project, {"paper-digest.toml": "topic_files_max_papers = 0\n"})
+    settings = load_settings(project)
+    build_site(settings, generate([DEFAULT_CORPUS], settings).engine)
+    site = settings.site_path
+    assert not list(site.glob("papers.*.gz"))
+    slug, members = _largest_topic_of(json.loads((site / "papers.json").read_text(encoding="utf-8")))
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    server = serve(site)
+    try:
+        page.goto(f"{server.url}tags/{slug}/")
+        link = page.locator("a[data-pd-export=bib]")
+        assert link.evaluate("a => new URL(a.href).pathname") == "/papers.bib"
+        text = _download(page, link)
+    finally:
+        server.stop()
     assert len(bibtexparser.parse_string(text).entries) == len(members)
+    assert not [url for url in asked if url.endswith(".gz")]
+    assert page.watch.errors == []
+
+
+def test_the_starred_page_exports_its_papers_from_the_gzipped_papers_bib(page, export_site) -> None:
+    site, server = export_site
+    papers = json.loads(_unpacked(site / "papers.json.gz"))
+    chosen = papers[2:5]
+    for paper in chosen:
+        page.goto(server.url + paper["url"])
+        page.locator(f"button[data-pd-star='{paper['id']}']").click()
+    page.goto(server.url + "starred/")
+    page.locator(".pd-starred__summary", has_text="3 starred papers").wait_for()
+    text = _download(page, page.get_by_role("button", name="Export BibTeX"))
+    library = bibtexparser.parse_string(text)
+    assert not library.failed_blocks
+    assert sorted(e.fields_dict["title"].value.strip("{}") for e in library.entries) == sorted(
+        p["title"] for p in chosen
+    )
+    assert page.watch.errors == [] and page.watch.outside == []
