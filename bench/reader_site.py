@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from generator.render.digest_exports import read_export
 from tests.browser.chromium import launch
 from tests.browser.conftest import serve
 
@@ -203,7 +204,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="reader-site-") as folder:
         site = args.site or build(args.size, Path(folder))
-        records = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+        # A digest's papers.json, or its papers.json.gz once it is 100 MB (gzip_exports_min_mb).
+        records = json.loads(read_export(next(site / name for name in ("papers.json", "papers.json.gz")
+                                              if (site / name).is_file())))
         index = json.loads((site / "similar" / "index.json").read_text(encoding="utf-8"))
         total = sum(f.stat().st_size for f in (site / "similar").iterdir())
         print(f"{len(records):,} papers; similar/ holds {total / 1e6:.1f} MB in {index['shards']} word shards and "
