@@ -116,9 +116,13 @@ class Features:
 
 
 def featurize(
-    plains: list[str], area_model: AreaModel, feature_topics: tuple[Topic, ...], tfidf: sp.spmatrix | None = None
+    plains: list[str], area_model: AreaModel, feature_topics: tuple[Topic, ...], tfidf: sp.spmatrix | None = None,
+    strict: bool = False,
 ) -> Features:
-    """Return the features of abstracts: TF-IDF of the area model (`tfidf` when known), then phrase scores by role."""
+    """Return the features of abstracts: TF-IDF of the area model (`tfidf` when known), then phrase scores by role.
+
+    `strict`: only matches that name a subject count (`tags.topic_hits`), as the field topic model was trained.
+    """
     tfidf = (area_model.features(plains) if tfidf is None else tfidf).tocsr()
     count = len(feature_topics)
     rows, cols, values = [], [], []
@@ -127,7 +131,7 @@ def featurize(
     own: list[dict[int, float]] = []
     placed: list[list[tuple[int, int, float]]] = []
     for row, plain in enumerate(plains):
-        hits = topic_hits(plain, feature_topics)
+        hits = topic_hits(plain, feature_topics, strict)
         placed.append([(topic, offset, weight) for topic, offset, weight, _ in hits])
         scores: dict[tuple[int, int], float] = {}
         spelled: dict[int, Counter[str]] = {}
@@ -198,6 +202,8 @@ class TopicModel:
             self.floor = float(data["floor"])
             entries = json.loads(str(data["vocabulary_json"]))
             fingerprint = str(data["area_fingerprint"])
+            #: Whether its phrase features count only matches that name a subject (`tags.topic_hits`).
+            self.strict = bool(data["strict_evidence"]) if "strict_evidence" in data.files else False
         if fingerprint != vocabulary_fingerprint(self.area_model.terms.tolist()):
             raise ValueError(f"{path} was trained on another area model's vocabulary: retrain it")
         self.feature_topics = topics_from_entries(entries, str(path))
@@ -258,7 +264,7 @@ class TopicModel:
 
     def scores(self, plains: list[str], tfidf: sp.spmatrix | None = None) -> tuple[Features, np.ndarray]:
         """Return the abstracts' features and each topic's probability, 0 where a topic's rule forbids it."""
-        features = featurize(plains, self.area_model, self.feature_topics, tfidf)
+        features = featurize(plains, self.area_model, self.feature_topics, tfidf, self.strict)
         return features, self.probabilities(features) * self.allowed(plains) * self.about(features)
 
     def predict(self, plains: list[str], max_topics: int = 4, tfidf: sp.spmatrix | None = None) -> list[list[Tag]]:
