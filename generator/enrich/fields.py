@@ -222,6 +222,18 @@ class FieldTagger:
         }
         self._parents = {t.name: t.parent for t in topic_model.feature_topics if t.parent}
         self._catch_all = frozenset(a.name for f in vocabulary.fields for a in f.areas if a.catch_all)
+        #: Each topic column's area; per field, its learned topic columns and their thresholds (one comparison a
+        #: paper), and its topics without a classifier with their phrase indexes.
+        self._area_of = {c: area for f in self._areas.values() for area, _, cols in f for c in cols}
+        learned = {f: [c for _, _, cols in areas for c in cols if topic_model.thresholds[c] >= 0]
+                   for f, areas in self._areas.items()}
+        self._columns = {f: np.array(cols, dtype=np.int64) for f, cols in learned.items()}
+        self._thresholds = {f: topic_model.thresholds[cols] for f, cols in self._columns.items()}
+        self._phrase_decided = {
+            f: [(c, index) for _, _, cols in areas for c in cols if topic_model.thresholds[c] < 0
+                and (index := topic_model.phrase_index(topic_model.names[c])) is not None]
+            for f, areas in self._areas.items()
+        }
 
     def tag(self, tfidf: sp.spmatrix) -> list[FieldTags]:
         """Return each paper's field and the field model's probabilities (its areas and topics come per digest)."""
@@ -247,9 +259,9 @@ class FieldTagger:
     def _choose(self, field: str, features, row: int, probs: np.ndarray, max_topics: int) -> FieldTags:
         model = self.topic_model
         areas = self._areas[field]
+        over = self._columns[field][probs[self._columns[field]] >= self._thresholds[field]]
         passing = sorted(
-            [*((float(probs[c]), model.names[c], c, area) for area, _, cols in areas for c in cols
-               if model.thresholds[c] >= 0 and probs[c] >= model.thresholds[c]),
+            [*((float(probs[c]), model.names[c], c, self._area_of[c]) for c in over.tolist()),
              *self._phrased(field, features, row)],
             key=lambda item: (-item[0], item[1]),
         )
@@ -297,20 +309,19 @@ class FieldTagger:
         (`FALLBACK_EVIDENCE`: "relation extraction", "stereo matching").
         """
         model = self.topic_model
+        columns, thresholds = self._columns[field], self._thresholds[field]
         found = []
-        for area, _, cols in self._areas[field]:
-            for c in cols:
-                index = model.phrase_index(model.names[c])
-                if index is None:
-                    continue
-                score = features.scores[row].get(index, 0.0)
-                if model.thresholds[c] < 0:
-                    continue
-                named = score >= FALLBACK_EVIDENCE or bool(features.contribution[row].get(index))
-                if (names_subject(features, row, index) and probs[c] >= FALLBACK_PROBABILITY) or (
-                    named and probs[c] >= FALLBACK_MARGIN * model.thresholds[c]
-                ):
-                    found.append((float(probs[c]), model.names[c], c, area))
+        # Only a topic likely enough by either rule is looked at.
+        for c in columns[probs[columns] >= np.minimum(FALLBACK_PROBABILITY, FALLBACK_MARGIN * thresholds)].tolist():
+            index = model.phrase_index(model.names[c])
+            if index is None:
+                continue
+            score = features.scores[row].get(index, 0.0)
+            named = score >= FALLBACK_EVIDENCE or bool(features.contribution[row].get(index))
+            if (probs[c] >= FALLBACK_PROBABILITY and names_subject(features, row, index)) or (
+                named and probs[c] >= FALLBACK_MARGIN * model.thresholds[c]
+            ):
+                found.append((float(probs[c]), model.names[c], c, self._area_of[c]))
         return sorted(found, key=lambda item: (-item[0], item[1]))[:1]
 
     def _phrased(self, field: str, features, row: int) -> list[tuple[float, str, int, str]]:
@@ -319,18 +330,11 @@ class FieldTagger:
         Such a topic ("Speech Synthesis", "Dependency & Constituency Parsing") needs two mentions
         (`PHRASE_MIN_SCORE`) and to be named as the subject (`names_subject`); its confidence is its phrases'.
         """
-        model = self.topic_model
         found = []
-        for area, _, cols in self._areas[field]:
-            for c in cols:
-                if model.thresholds[c] >= 0:
-                    continue
-                index = model.phrase_index(model.names[c])
-                if index is None:
-                    continue
-                score = features.scores[row].get(index, 0.0)
-                if score >= PHRASE_MIN_SCORE and names_subject(features, row, index):
-                    found.append((phrase_confidence(score), model.names[c], c, area))
+        for c, index in self._phrase_decided[field]:
+            score = features.scores[row].get(index, 0.0)
+            if score >= PHRASE_MIN_SCORE and names_subject(features, row, index):
+                found.append((phrase_confidence(score), self.topic_model.names[c], c, self._area_of[c]))
         return found
 
 
