@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import importlib.util
 import json
 import random
 import sys
@@ -68,6 +69,30 @@ def draw(name: str, pool: list[dict], count: int, sample: str = "44", seed: str 
     return chosen
 
 
+def tagger_of(code: Path | None):
+    """Return `tag_in_venue_digest` of a checkout's bench and generator (this one's without `code`).
+
+    The checkout's bench module is loaded from its file: `bench` is this checkout's package already, and
+    a module of it would put this checkout's generator first on the path again.
+    """
+    if code is None:
+        from bench.reader_request_tags import tag_in_venue_digest
+
+        return tag_in_venue_digest
+    code = code.resolve()
+    if "generator" in sys.modules:
+        raise SystemExit("--code: the generator is imported already; it would not be the checkout's")
+    sys.path.insert(0, str(code))
+    spec = importlib.util.spec_from_file_location("code_reader_request_tags", code / "bench" / "reader_request_tags.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    loaded = Path(sys.modules["generator"].__file__ or "").resolve()
+    if not loaded.is_relative_to(code):
+        raise SystemExit(f"--code {code}: its generator did not load ({loaded} did)")
+    return module.tag_in_venue_digest
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--label", required=True)
@@ -80,10 +105,7 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=CORPORA)
     parser.add_argument("--out", type=Path, default=REQUESTS)
     args = parser.parse_args()
-    if args.code:
-        sys.path.insert(0, str(args.code.resolve()))
-    # Imported once the path is set: the papers are tagged by `--code`'s generator.
-    from bench.reader_request_tags import tag_in_venue_digest
+    tag_in_venue_digest = tagger_of(args.code)
     for name, pool in pools(args.corpora).items():
         chosen = draw(name, pool, args.count, args.sample_label, args.seed or args.sample_label)
         ids = {r["id"] for r in chosen}

@@ -114,7 +114,7 @@ def train_topic_model(records: list[dict], area_model, args) -> None:
         if field.name == MACHINE_LEARNING or not mine or not field.areas:
             continue
         plains = [to_plain(r["abstract"]) for r in mine]
-        features = featurize(plains, area_model, topics).matrix
+        features = featurize(plains, area_model, topics, strict=True).matrix
         labels = [named_topics(topics, [k for k in r.get("keywords") or [] if isinstance(k, str)], r["title"])
                   for r in mine]
         calib = np.array([calibration_fold(r["id"]) for r in mine])
@@ -138,7 +138,7 @@ def train_topic_model(records: list[dict], area_model, args) -> None:
                 coefs[t], intercepts[t], thresholds[t] = coef, float(model.intercept_[0]), threshold
                 print(f"{field.name[:12]:12s} {name:50s} positives {int(truth.sum()):5d}  threshold {threshold:.2f}")
     matrix = save_topic_model(args.topics_out, [t.name for t in topics], coefs, intercepts, thresholds, 1.0,
-                              list(vocabulary.entries), area_model.terms.tolist())
+                              list(vocabulary.entries), area_model.terms.tolist(), strict=True)
     print(f"field topic model: {len(topics)} columns, {matrix.nnz} weights -> {args.topics_out}")
 
 

@@ -155,7 +155,7 @@ def main() -> None:
 
 def save_topic_model(
     path: str | Path, names: list[str], coefs: list[np.ndarray], intercepts: list[float], thresholds: list[float],
-    floor: float, entries: object, area_terms: list[str],
+    floor: float, entries: object, area_terms: list[str], strict: bool = False,
 ) -> sp.csr_matrix:
     """Write a topic model's arrays as `topic_model.TopicModel` reads them; return its weight matrix.
 
@@ -163,6 +163,8 @@ def save_topic_model(
     share the format.
     """
     matrix = sp.csr_matrix(np.vstack(coefs))
+    # A model whose phrase features count only matches that name a subject says so (topic_model.TopicModel.strict).
+    flags: dict[str, np.ndarray] = {"strict_evidence": np.array(True)} if strict else {}
     np.savez_compressed(
         path,
         names=np.array(names),
@@ -175,6 +177,7 @@ def save_topic_model(
         floor=np.array(floor, dtype=np.float32),
         vocabulary_json=np.array(json.dumps(entries, ensure_ascii=False, sort_keys=True)),
         area_fingerprint=np.array(vocabulary_fingerprint(area_terms)),
+        **flags,  # type: ignore[arg-type]
     )
     return matrix
 

@@ -44,6 +44,15 @@ DECIMALS = 4
 #: A paper's best topic under its threshold is still its topic at this probability when the abstract
 #: names it as its subject (`FieldTagger._fallback`).
 FALLBACK_PROBABILITY = 0.15
+#: A paper no topic of which reaches its threshold still gets its best topic at this share of the topic's
+#: threshold when the abstract names it (`FieldTagger._fallback`). Calibrated on the tune part's threshold
+#: fold (`python bench/field_fallback.py`): the lowest share at which the topics so given, on papers whose
+#: title names a topic of their field, are the title's as often as the thresholds aim at (0.6).
+FALLBACK_MARGIN = 0.5
+#: The phrase score that names a topic for `FALLBACK_MARGIN`: a phrase of several words (1.5), or two mentions.
+FALLBACK_EVIDENCE = 1.5
+#: A catch-all area ("Learning for Vision") first only when no specific area is at least this share as likely.
+CATCH_ALL_RATIO = 0.5
 #: In a digest of a field other than machine learning, a paper the field model gives at least this
 #: probability of the digest's field is shown in that field (a multimodal ACL paper stays an NLP paper).
 IN_DIGEST_FIELD = 0.15
@@ -58,6 +67,8 @@ class FieldArea:
 
     name: str
     topics: tuple[str, ...]
+    #: An area of methods several subjects use ("Learning for Vision"): first only when no specific one fits.
+    catch_all: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,7 +116,7 @@ def parse_vocabulary(text: str, source: str) -> Vocabulary:
         areas = []
         for area in item.get("areas") or []:
             topics = _topic_entries(area.get("topics") or [], area["area"], "", source)
-            areas.append(FieldArea(area["area"], tuple(t["name"] for t in topics)))
+            areas.append(FieldArea(area["area"], tuple(t["name"] for t in topics), bool(area.get("catch_all"))))
             # The area's own column: a paper is about the area when its title names any of its topics.
             phrases = sorted({p for t in topics for p in t.get("phrases", [])})
             acronyms = sorted({a for t in topics for a in t.get("acronyms", [])})
@@ -210,6 +221,19 @@ class FieldTagger:
             for f in vocabulary.fields
         }
         self._parents = {t.name: t.parent for t in topic_model.feature_topics if t.parent}
+        self._catch_all = frozenset(a.name for f in vocabulary.fields for a in f.areas if a.catch_all)
+        #: Each topic column's area; per field, its learned topic columns and their thresholds (one comparison a
+        #: paper), and its topics without a classifier with their phrase indexes.
+        self._area_of = {c: area for f in self._areas.values() for area, _, cols in f for c in cols}
+        learned = {f: [c for _, _, cols in areas for c in cols if topic_model.thresholds[c] >= 0]
+                   for f, areas in self._areas.items()}
+        self._columns = {f: np.array(cols, dtype=np.int64) for f, cols in learned.items()}
+        self._thresholds = {f: topic_model.thresholds[cols] for f, cols in self._columns.items()}
+        self._phrase_decided = {
+            f: [(c, index) for _, _, cols in areas for c in cols if topic_model.thresholds[c] < 0
+                and (index := topic_model.phrase_index(topic_model.names[c])) is not None]
+            for f, areas in self._areas.items()
+        }
 
     def tag(self, tfidf: sp.spmatrix) -> list[FieldTags]:
         """Return each paper's field and the field model's probabilities (its areas and topics come per digest)."""
@@ -235,51 +259,83 @@ class FieldTagger:
     def _choose(self, field: str, features, row: int, probs: np.ndarray, max_topics: int) -> FieldTags:
         model = self.topic_model
         areas = self._areas[field]
+        over = self._columns[field][probs[self._columns[field]] >= self._thresholds[field]]
         passing = sorted(
-            ((float(probs[c]), model.names[c], c, area) for area, _, cols in areas for c in cols
-             if model.thresholds[c] >= 0 and probs[c] >= model.thresholds[c]),
+            [*((float(probs[c]), model.names[c], c, self._area_of[c]) for c in over.tolist()),
+             *self._phrased(field, features, row)],
             key=lambda item: (-item[0], item[1]),
         )
         if not passing:
             passing = self._fallback(field, features, row, probs)
         chosen = passing[:1] + [p for p in passing[1:] if p[0] >= FURTHER_TOPIC_FLOOR]
+        chosen = chosen[:max_topics]
         topics = tuple(
             Tag(name, tag_slug(name), "topic", round(p, 3), model.evidence(features, row, column),
                 self._parents.get(name, ""))
-            for p, name, column, _ in chosen[:max_topics]
+            for p, name, column, _ in chosen
         )
-        if chosen:
-            # The first topic's area is the paper's area: its title would name the area through it.
-            area_name = chosen[0][3]
-            column = next(c for name, c, _ in areas if name == area_name)
-        else:
-            # No topic clears its threshold: the paper is listed under its likeliest area only.
-            ranked = sorted(((float(probs[c]), name, c) for name, c, _ in areas), key=lambda x: (-x[0], x[1]))
-            _, area_name, column = ranked[0]
+        area_name = self._first_area(field, [area for _, _, _, area in chosen], probs)
+        column = next(c for name, c, _ in areas if name == area_name)
         area = Tag(area_name, tag_slug(area_name), "area", round(float(probs[column]), 3),
                    model.evidence(features, row, column))
         return FieldTags(field, (area,), topics)
 
+    def _first_area(self, field: str, topic_areas: list[str], probs: np.ndarray) -> str:
+        """Return a paper's area: its first topic's, else its likeliest; a catch-all only when no specific one fits.
+
+        The first topic's area is the paper's area: its title would name the area through it. A paper
+        without a topic is listed under its likeliest area (its area classifiers: `AREA_PREFIX` columns).
+        A catch-all ("Learning for Vision") gives way to the area of a further topic shown; for a paper
+        without a topic, to a specific area its area classifiers find at least `CATCH_ALL_RATIO` as likely.
+        (A paper whose topic is a catch-all's keeps it: the title names that area more often than the
+        next likeliest, `python bench/field_fallback.py`.)
+        """
+        if topic_areas:
+            specific = [name for name in topic_areas if name not in self._catch_all]
+            return specific[0] if specific else topic_areas[0]
+        ranked = sorted(((float(probs[c]), name) for name, c, _ in self._areas[field]), key=lambda x: (-x[0], x[1]))
+        level, first = ranked[0]
+        if first not in self._catch_all:
+            return first
+        return next((name for p, name in ranked if name not in self._catch_all and p >= CATCH_ALL_RATIO * level), first)
 
     def _fallback(self, field: str, features, row: int, probs: np.ndarray) -> list[tuple[float, str, int, str]]:
-        """Return the paper's best topic under its threshold when the abstract names it as its subject, else nothing.
+        """Return the paper's best topic under its threshold when the abstract names it, else nothing.
 
-        A topic is named as the subject when one of its phrases is in a contribution sentence
-        ("We propose a dependency parser ...") or its phrases add up to `SUBJECT_SCORE`; a topic without
-        a classifier (too few titled papers) needs that and two mentions (`PHRASE_MIN_SCORE`).
+        A topic qualifies when the abstract names it as its subject (one of its phrases in a contribution
+        sentence, "We propose a dependency parser ...", or its phrases adding up to `SUBJECT_SCORE`) at
+        `FALLBACK_PROBABILITY`, or when its probability is at least `FALLBACK_MARGIN` of its threshold
+        and the abstract names it by a phrase of several words, twice, or in a contribution sentence
+        (`FALLBACK_EVIDENCE`: "relation extraction", "stereo matching").
         """
         model = self.topic_model
+        columns, thresholds = self._columns[field], self._thresholds[field]
         found = []
-        for area, _, cols in self._areas[field]:
-            for c in cols:
-                index = model.phrase_index(model.names[c])
-                if index is None or not names_subject(features, row, index):
-                    continue
-                if model.thresholds[c] >= 0 and probs[c] >= FALLBACK_PROBABILITY:
-                    found.append((float(probs[c]), model.names[c], c, area))
-                elif model.thresholds[c] < 0 and features.scores[row].get(index, 0.0) >= PHRASE_MIN_SCORE:
-                    found.append((phrase_confidence(features.scores[row][index]), model.names[c], c, area))
+        # Only a topic likely enough by either rule is looked at.
+        for c in columns[probs[columns] >= np.minimum(FALLBACK_PROBABILITY, FALLBACK_MARGIN * thresholds)].tolist():
+            index = model.phrase_index(model.names[c])
+            if index is None:
+                continue
+            score = features.scores[row].get(index, 0.0)
+            named = score >= FALLBACK_EVIDENCE or bool(features.contribution[row].get(index))
+            if (probs[c] >= FALLBACK_PROBABILITY and names_subject(features, row, index)) or (
+                named and probs[c] >= FALLBACK_MARGIN * model.thresholds[c]
+            ):
+                found.append((float(probs[c]), model.names[c], c, self._area_of[c]))
         return sorted(found, key=lambda item: (-item[0], item[1]))[:1]
+
+    def _phrased(self, field: str, features, row: int) -> list[tuple[float, str, int, str]]:
+        """Return the topics without a classifier (too few titled papers) that the abstract names as its subject.
+
+        Such a topic ("Speech Synthesis", "Dependency & Constituency Parsing") needs two mentions
+        (`PHRASE_MIN_SCORE`) and to be named as the subject (`names_subject`); its confidence is its phrases'.
+        """
+        found = []
+        for c, index in self._phrase_decided[field]:
+            score = features.scores[row].get(index, 0.0)
+            if score >= PHRASE_MIN_SCORE and names_subject(features, row, index):
+                found.append((phrase_confidence(score), self.topic_model.names[c], c, self._area_of[c]))
+        return found
 
 
 @lru_cache(maxsize=1)

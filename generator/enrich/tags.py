@@ -20,6 +20,7 @@ from slugify import slugify
 
 from ..errors import DigestError
 from ..model import Tag
+from .evidence import StrictMatches
 
 # A topic needs this much evidence in one abstract: two mentions, or one
 # specific multi-word phrase and one more mention.
@@ -268,12 +269,18 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
-def topic_hits(text: str, topics: tuple[Topic, ...]) -> list[tuple[int, int, float, str]]:
+def topic_hits(text: str, topics: tuple[Topic, ...], strict: bool = False) -> list[tuple[int, int, float, str]]:
     """Return every phrase or acronym match of an abstract: (topic index, character offset, weight, words).
 
     One pass over the words: at each word, the longest phrase of each topic that
     starts there counts (a plural matches its singular; "molecul*" any ending);
     a multi-word phrase weighs 1.5, a word or acronym 1. A topic's matches never overlap.
+
+    `strict` (the field topic model's features: `strict_evidence`) keeps only what names a subject: a
+    match inside another topic's longer one ("speech" of "hate speech", "video" of "video object
+    segmentation") is none, nor is an acronym that begins a compound name ("SR" of "SR-LSTM") or that
+    the abstract defines as other words; an acronym it defines as a topic's phrase ("relation
+    extraction (RE)") is that topic's wherever it recurs.
     """
     index = _index(topics)
     originals = _TOKEN.findall(text)
@@ -296,6 +303,7 @@ def topic_hits(text: str, topics: tuple[Topic, ...]) -> list[tuple[int, int, flo
         covered[topic] = end
         hits.append((topic, tokens[start].start(), weight, shown))
 
+    strictly = StrictMatches(text, tokens, originals, acronyms) if strict else None
     inner, exact, word_prefixes, prefix_heads = index.inner, index.exact, index.word_prefixes, index.prefix_heads
     for i in at:
         found: dict[int, int] = {}
@@ -314,12 +322,20 @@ def topic_hits(text: str, topics: tuple[Topic, ...]) -> list[tuple[int, int, flo
                 elif key[:-1] in prefix_heads:
                     for topic in _prefix_topics(index, key[:-1], last):
                         found[topic] = n
+        if strictly is not None:
+            found, named = strictly.step(i, found) if found or originals[i] in acronyms else (found, ())
+        else:
+            named = acronyms.get(originals[i], ())
         for topic, n in found.items():
             shown = text[tokens[i].start() : tokens[i + n - 1].end()].lower()
             hit(topic, i, i + n, _PHRASE_WEIGHT if n > 1 else 1.0, shown)
-        for topic in acronyms.get(originals[i], ()):
+        for topic in named:
             if topic not in found:
                 hit(topic, i, i + 1, 1.0, originals[i])
+    if strictly is not None and strictly.later:
+        for i, topic in strictly.defined_uses():
+            hit(topic, i, i + 1, 1.0, originals[i])
+        hits.sort(key=lambda h: h[1])
     return hits
 
 

@@ -71,11 +71,17 @@ def contribution_sentences(plain: str) -> list[str]:
 
 def sentence_roles(plain: str) -> list[tuple[int, int]]:
     """Return (start offset, role) of each sentence: 1 a contribution sentence, 2 a results sentence, 0 other."""
+    sentences = SENTENCE_END.split(plain)
+    return _roles(plain, sentences, [bool(CLAIM.search(sentence)) for sentence in sentences])
+
+
+def _roles(plain: str, sentences: list[str], claimed: list[bool]) -> list[tuple[int, int]]:
+    """Return `sentence_roles` of an abstract already split, knowing which sentences are contribution sentences."""
     roles = []
     start = 0
-    for sentence in SENTENCE_END.split(plain):
+    for sentence, claim in zip(sentences, claimed, strict=True):
         start = plain.find(sentence, start)
-        role = 1 if CLAIM.search(sentence) else 2 if _RESULTS.search(sentence) else 0
+        role = 1 if claim else 2 if _RESULTS.search(sentence) else 0
         roles.append((start, role))
         start += len(sentence)
     return roles
@@ -116,9 +122,13 @@ class Features:
 
 
 def featurize(
-    plains: list[str], area_model: AreaModel, feature_topics: tuple[Topic, ...], tfidf: sp.spmatrix | None = None
+    plains: list[str], area_model: AreaModel, feature_topics: tuple[Topic, ...], tfidf: sp.spmatrix | None = None,
+    strict: bool = False,
 ) -> Features:
-    """Return the features of abstracts: TF-IDF of the area model (`tfidf` when known), then phrase scores by role."""
+    """Return the features of abstracts: TF-IDF of the area model (`tfidf` when known), then phrase scores by role.
+
+    `strict`: only matches that name a subject count (`tags.topic_hits`), as the field topic model was trained.
+    """
     tfidf = (area_model.features(plains) if tfidf is None else tfidf).tocsr()
     count = len(feature_topics)
     rows, cols, values = [], [], []
@@ -126,13 +136,18 @@ def featurize(
     totals: list[dict[int, float]] = []
     own: list[dict[int, float]] = []
     placed: list[list[tuple[int, int, float]]] = []
+    claims: list[str] = []
     for row, plain in enumerate(plains):
-        hits = topic_hits(plain, feature_topics)
+        # Split once: the contribution sentences are both a role of the phrase features and the claims.
+        sentences = SENTENCE_END.split(plain)
+        claimed = [bool(CLAIM.search(sentence)) for sentence in sentences]
+        claims.append(normalise_keyword(" ".join(s for s, claim in zip(sentences, claimed, strict=True) if claim)))
+        hits = topic_hits(plain, feature_topics, strict)
         placed.append([(topic, offset, weight) for topic, offset, weight, _ in hits])
         scores: dict[tuple[int, int], float] = {}
         spelled: dict[int, Counter[str]] = {}
         if hits:
-            roles = sentence_roles(plain)
+            roles = _roles(plain, sentences, claimed)
             starts = [start for start, _ in roles]
             for topic, offset, weight, shown in hits:
                 role = roles[bisect_right(starts, offset) - 1][1] if offset >= starts[0] else 0
@@ -153,7 +168,6 @@ def featurize(
     )
     matrix = sp.hstack([tfidf, extra], format="csr", dtype=np.float32)
     matrix.sort_indices()
-    claims = [normalise_keyword(" ".join(contribution_sentences(plain))) for plain in plains]
     return Features(matrix, tfidf.shape[1], phrases, totals, own, claims, placed)
 
 
@@ -198,6 +212,8 @@ class TopicModel:
             self.floor = float(data["floor"])
             entries = json.loads(str(data["vocabulary_json"]))
             fingerprint = str(data["area_fingerprint"])
+            #: Whether its phrase features count only matches that name a subject (`tags.topic_hits`).
+            self.strict = bool(data["strict_evidence"]) if "strict_evidence" in data.files else False
         if fingerprint != vocabulary_fingerprint(self.area_model.terms.tolist()):
             raise ValueError(f"{path} was trained on another area model's vocabulary: retrain it")
         self.feature_topics = topics_from_entries(entries, str(path))
@@ -258,7 +274,7 @@ class TopicModel:
 
     def scores(self, plains: list[str], tfidf: sp.spmatrix | None = None) -> tuple[Features, np.ndarray]:
         """Return the abstracts' features and each topic's probability, 0 where a topic's rule forbids it."""
-        features = featurize(plains, self.area_model, self.feature_topics, tfidf)
+        features = featurize(plains, self.area_model, self.feature_topics, tfidf, self.strict)
         return features, self.probabilities(features) * self.allowed(plains) * self.about(features)
 
     def predict(self, plains: list[str], max_topics: int = 4, tfidf: sp.spmatrix | None = None) -> list[list[Tag]]:

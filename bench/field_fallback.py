@@ -1,0 +1,116 @@
+"""Calibrate the field tagger's no-topic path and catch-all areas on the tune part (prints figures; not a test).
+
+    python bench/field_fallback.py [--corpora ../shared/corpora]
+
+Papers: the threshold fold of the tune part (the fifth of it that picked the field topic model's
+thresholds, `train_topic_model.calibration_fold`; never a held-out venue-year), each shown in its
+venue's field. Labels: the topics its title names (`keywords.named_topics`, the model's label rule).
+
+- `fields.FALLBACK_MARGIN`: for each share of a topic's threshold, the papers without a topic that
+  the near-threshold path gives one, and how often that topic is one the title names, on papers
+  whose title names a topic of the field. The chosen margin is the lowest share at which that
+  precision, over every field, reaches the precision the thresholds aim at (0.6).
+- `fields.CATCH_ALL_RATIO`: for each ratio, the papers whose area moves off a catch-all area, and
+  how often the area their title names is the catch-all and how often the new one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from train_field_model import CORPORA, capped, read_corpora
+from train_topic_model import calibration_fold
+
+from generator.enrich import fields as fields_module
+from generator.enrich.areas import load_model
+from generator.enrich.fields import AREA_PREFIX, MACHINE_LEARNING, field_topics, load_field_tagger, load_vocabulary
+from generator.enrich.keywords import named_topics
+from generator.text import to_plain
+
+#: The precision the field topic model's thresholds aim at (scripts/train_field_model.py --precision).
+AIM = 0.6
+MARGINS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+RATIOS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+#: A field's precision counts toward the margin's choice when at least this many of its titled papers get a topic.
+MEASURED = 20
+
+
+def tagged(tagger, field: str, plains: list[str], tfidf, margin: float, ratio: float) -> list:
+    """Return the papers' field tags with the given margin and catch-all ratio."""
+    saved = fields_module.FALLBACK_MARGIN, fields_module.CATCH_ALL_RATIO
+    fields_module.FALLBACK_MARGIN, fields_module.CATCH_ALL_RATIO = margin, ratio
+    try:
+        return tagger.tag_in(plains, tfidf, [field] * len(plains))
+    finally:
+        fields_module.FALLBACK_MARGIN, fields_module.CATCH_ALL_RATIO = saved
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpora", default=str(CORPORA))
+    args = parser.parse_args()
+    vocabulary = load_vocabulary()
+    topics = field_topics(vocabulary)
+    tagger = load_field_tagger()
+    assert tagger is not None, "train the field models first: python scripts/train_field_model.py"
+    records = [r for r in capped(read_corpora(Path(args.corpora)), 20000) if calibration_fold(r["id"])]
+    pooled = {margin: [0, 0] for margin in MARGINS}
+    moved = {(ratio, bare): [0, 0, 0] for ratio in (*RATIOS, 1e9) for bare in (False, True)}
+    by_field: dict[str, dict[float, tuple[int, int]]] = {}
+    for field in vocabulary.fields:
+        mine = [r for r in records if r["field"] == field.name]
+        if field.name == MACHINE_LEARNING or not mine or not tagger.has_areas(field.name):
+            continue
+        plains = [to_plain(r["abstract"]) for r in mine]
+        tfidf = load_model().features(plains)
+        names = {t for a in field.areas for t in a.topics} | {AREA_PREFIX + a.name for a in field.areas}
+        named = [named_topics(topics, [k for k in r.get("keywords") or [] if isinstance(k, str)], r["title"]) & names
+                 for r in mine]
+        # Without the near-threshold path (a margin no probability reaches) and without the catch-all rule.
+        before = tagged(tagger, field.name, plains, tfidf, 1e9, 1e9)
+        bare = [i for i, t in enumerate(before) if not t.topics]
+        line = []
+        for margin in MARGINS:
+            after = tagged(tagger, field.name, plains, tfidf, margin, 1e9)
+            given = [i for i in bare if after[i].topics]
+            titled = [i for i in given if named[i]]
+            hits = sum(after[i].topics[0].name in named[i] for i in titled)
+            pooled[margin][0] += hits
+            pooled[margin][1] += len(titled)
+            by_field.setdefault(field.name, {})[margin] = (hits, len(titled))
+            line.append(f"{margin}: {len(given)} given, {hits}/{len(titled)}")
+        print(f"{field.name} ({len(mine)} papers, {len(bare)} without a topic): " + "; ".join(line))
+        # Without the catch-all rule: every area specific.
+        catch_all, tagger._catch_all = tagger._catch_all, frozenset()
+        base = tagged(tagger, field.name, plains, tfidf, fields_module.FALLBACK_MARGIN, 1e9)
+        tagger._catch_all = catch_all
+        for ratio in (*RATIOS, 1e9):
+            after = tagged(tagger, field.name, plains, tfidf, fields_module.FALLBACK_MARGIN, ratio)
+            for i in range(len(mine)):
+                if after[i].areas[0].name != base[i].areas[0].name and named[i]:
+                    counts = moved[(ratio, not after[i].topics)]
+                    counts[0] += 1
+                    counts[1] += AREA_PREFIX + base[i].areas[0].name in named[i]
+                    counts[2] += AREA_PREFIX + after[i].areas[0].name in named[i]
+    print("near-threshold topics the title names, all fields (papers whose title names a topic of the field):")
+    print("  " + "; ".join(f"{m}: {h}/{n} = {h / max(n, 1):.3f}" for m, (h, n) in pooled.items()))
+    # Every field with enough titled papers to tell (MEASURED of them at the lowest margin) must reach the aim.
+    measured = [f for f, row in by_field.items() if row[MARGINS[0]][1] >= MEASURED]
+    chosen = next((m for m in MARGINS if all(by_field[f][m][0] >= AIM * by_field[f][m][1] for f in measured)), None)
+    print(f"  lowest margin reaching {AIM} in each of {', '.join(measured)}: {chosen} "
+          f"(shipped: {fields_module.FALLBACK_MARGIN})")
+    print("catch-all areas given way (titled papers whose area changes: title names the catch-all / the new area);")
+    print("at 1e9 only a further topic's area replaces a catch-all:")
+    for without in (False, True):
+        print(f"  {'without' if without else 'with'} a topic: " + "; ".join(
+            f"{r:g}: {n} moved, {was} / {now}" for (r, kind), (n, was, now) in moved.items() if kind == without))
+
+
+if __name__ == "__main__":
+    main()
