@@ -176,7 +176,9 @@ def build_command(
     # The search index of an incremental build starts while the pages render.
     with EarlySearch(settings, force=force) as early:
         report = _run_generate(sources, settings, early, locked=locked)
-        return_freed_memory()  # this process waits while the engine and the search index run
+        # This process waits while the engine and the search index run: with what it still holds let go.
+        report = report.without_papers()
+        return_freed_memory()
         with console.status(f"Building the site with {STAGE_NAMES[settings.site_engine]} …"):
             result = build_site(settings, report.engine, force=force, early=early)
     how = "unchanged, build skipped" if result.skipped else "changed pages rebuilt" if result.incremental else "built"

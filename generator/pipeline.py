@@ -13,6 +13,7 @@ import hashlib
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
@@ -81,10 +82,12 @@ class GenerateReport:
     counts: dict[str, int] = field(default_factory=dict)
     #: The search engine the pages were written for: what the build stage must use.
     engine: str = "material"
+    #: Papers per language, when `papers` is let go (`without_papers`) or the report reused.
+    languages: dict[str, int] | None = None
 
     @property
     def paper_count(self) -> int:
-        return self.counts["papers"] if self.reused else len(self.papers)
+        return self.counts["papers"] if "papers" in self.counts else len(self.papers)
 
     @property
     def analysed_count(self) -> int:
@@ -93,9 +96,25 @@ class GenerateReport:
 
     @property
     def tag_count(self) -> int:
-        if self.reused:
+        if "tags" in self.counts:
             return self.counts["tags"]
         return len({t.slug for p in self.papers for t in p.tags})
+
+    @property
+    def language_counts(self) -> dict[str, int]:
+        """Return how many papers are in each language."""
+        if self.languages is not None:
+            return self.languages
+        return dict(sorted(Counter(paper.lang for paper in self.papers).items()))
+
+    def without_papers(self) -> GenerateReport:
+        """Return the report with its papers let go and what the summary says of them kept.
+
+        `build` waits for the site engine and the search index holding only this: the papers
+        (about a gigabyte at 100,000) are not read again.
+        """
+        counts = {**self.counts, "papers": self.paper_count, "tags": self.tag_count, "analysed": self.analysed_count}
+        return replace(self, papers=[], counts=counts, languages=self.language_counts)
 
 
 def load_project(project_dir: Path, site: bool = True, **overrides: object) -> Settings:
@@ -169,7 +188,8 @@ def _reused_report(stamp: dict) -> GenerateReport:
     problems = [Problem(**p) for p in stamp["problems"]]
     render = RenderResult(unchanged=stamp["counts"]["generated"])
     return GenerateReport(
-        [], problems, stamp["files"], render, reused=True, counts=stamp["counts"], engine=stamp["engine"]
+        [], problems, stamp["files"], render, reused=True, counts=stamp["counts"], engine=stamp["engine"],
+        languages=stamp.get("languages", {}),
     )
 
 
@@ -400,6 +420,7 @@ def _generate(
         "files": read.files,
         "problems": [asdict(p) for p in read.problems],
         "counts": {"papers": len(papers), "tags": report.tag_count, "generated": rendered.total},
+        "languages": report.language_counts,
         "engine": engine,
         "identity": asdict(identity),
     }

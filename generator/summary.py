@@ -11,7 +11,6 @@ from rich.table import Table
 from .build.sitesize import SiteSize, size_lines
 from .identity import Lock, identify
 from .inference import InferReport
-from .model import Paper
 from .pipeline import GenerateReport
 from .read import STOPS, Problem, ReadResult
 from .read.corrections import doubtful_lines
@@ -38,7 +37,7 @@ def print_summary(
                   + (f", {joins} paragraphs joined to the abstract before them" if joins else "")
                   + (" (inputs unchanged since the last run)" if report.reused else ""))
     table.add_row("Tags", str(report.tag_count))
-    languages = language_counts(report.papers)
+    languages = language_line(report.language_counts)
     if languages:
         table.add_row("Languages", languages)
     table.add_row(
@@ -59,10 +58,9 @@ def print_summary(
     console.print(table)
 
 
-def language_counts(papers: list[Paper]) -> str:
+def language_line(counts: dict[str, int]) -> str:
     """Return the papers per language when some are not in English ("" when all are): they get no inferred tags."""
-    counts = Counter(paper.lang for paper in papers)
-    other = len(papers) - counts["en"]
+    other = sum(counts.values()) - counts.get("en", 0)
     if not other:
         return ""
     listed = ", ".join(f"{lang} {count:,}" for lang, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))

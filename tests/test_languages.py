@@ -313,6 +313,15 @@ def test_the_run_summary_counts_the_papers_of_each_language_when_some_are_not_en
     mixed = CliRunner().invoke(main, ["generate", "--project", str(project), str(project / "in" / "mixed.txt")])
     assert mixed.exit_code == 0, mixed.output
     assert "en 3, de 1, zh 1 (not English: 2" in " ".join(mixed.output.split())
+    # `build` (here reusing the run above: its stamp keeps the languages) lets the papers go before the
+    # site engine runs (issue 43): its summary says the same.
+    built = CliRunner().invoke(main, ["build", "--project", str(project), str(project / "in" / "mixed.txt")])
+    assert built.exit_code == 0, built.output
+    rows = [line.split() for line in built.output.splitlines()]
+    assert "en 3, de 1, zh 1 (not English: 2" in " ".join(built.output.split())
+    assert [row[:5] for row in rows if row[:1] == ["Papers"]] == [["Papers", "5", "from", "1", "files"]]
+    tags = [row for row in [line.split() for line in mixed.output.splitlines()] if row[:1] == ["Tags"]]
+    assert tags and [row for row in rows if row[:1] == ["Tags"]] == tags
     english = CliRunner().invoke(main, ["generate", "--project", str(project), str(project / "in2" / "en.txt")])
     assert english.exit_code == 0, english.output
     assert "Languages" not in english.output
