@@ -31,9 +31,12 @@ import math
 import multiprocessing
 import os
 from collections.abc import Sequence
+from contextlib import ExitStack
 from multiprocessing.connection import Connection
 
 import numpy as np
+
+from ..forks import shared_heap
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +141,10 @@ class MapLayout:
         self._positions: list[Point] | None = None
         self._process: multiprocessing.process.BaseProcess | None = None
         self._result: Connection | None = None
+        #: Open while the process shares this one's heap (`forks.shared_heap`).
+        self._sharing = ExitStack()
         if fork and "fork" in multiprocessing.get_all_start_methods():
+            self._sharing.enter_context(shared_heap())
             context = multiprocessing.get_context("fork")
             self._result, sending = context.Pipe(duplex=False)
             self._process = context.Process(target=_draw, args=(neighbours, sending), daemon=True)
@@ -169,6 +175,7 @@ class MapLayout:
                 self._process.terminate()
             self._process.join()
             self._process = None
+        self._sharing.close()
         if self._result is not None:
             self._result.close()
             self._result = None
