@@ -126,3 +126,20 @@ def test_a_link_to_a_missing_anchor_fails_a_strict_build_as_in_mkdocs(tmp_path, 
         assert process.returncode != 0, module
         assert f"'{source}' contains a link" in process.stderr, (module, process.stderr)
         assert f"'{target}' does not contain an anchor '#nowhere'" in process.stderr, (module, process.stderr)
+
+
+def test_a_dirty_build_rewrites_the_edited_page_and_checks_only_what_it_read(tmp_path) -> None:
+    # `paper-digest build` renders an edit with `--dirty`, failing on any warning: the unchanged
+    # pages are not read, and a link to one of their anchors is not checked (as MkDocs does).
+    project = _site(tmp_path, pages=6, words=10)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore", "PAPER_DIGEST_SEARCH": "pagefind"}
+    command = [sys.executable, "-m", "generator.build.lean_mkdocs", "build", "--site-dir", "site"]
+    subprocess.run([*command, "--strict"], cwd=project, env=env, capture_output=True, check=True, timeout=300)
+    page = project / "docs" / "papers" / "p1.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("# Paper 1", "# Paper one"), encoding="utf-8")
+    later = (project / "site" / "papers" / "p1" / "index.html").stat().st_mtime + 10
+    os.utime(page, (later, later))
+    process = subprocess.run([*command, "--dirty", "--no-strict"], cwd=project, env=env, capture_output=True,
+                             text=True, timeout=300, check=True)
+    assert [line for line in process.stderr.splitlines() if line.startswith("WARNING") and "'dirty'" not in line] == []
+    assert "Paper one" in (project / "site" / "papers" / "p1" / "index.html").read_text(encoding="utf-8")

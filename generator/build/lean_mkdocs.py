@@ -193,9 +193,10 @@ class ForkedPages:
             page = args[0]
             if id(page) in self.unread:
                 _mkdocs_populate_page(page, self.config, self.files, self.dirty)
+                # None: not read (a dirty build's unchanged page), so not checked, as MkDocs leaves it.
                 anchors[page.file.src_uri] = (
-                    sorted(page.present_anchor_ids or ()),
-                    {file.src_uri: to for file, to in page.links_to_anchors.items()},
+                    None if page.present_anchor_ids is None else sorted(page.present_anchor_ids),
+                    {file.src_uri: to for file, to in (page.links_to_anchors or {}).items()},
                 )
             _mkdocs_build_page(*args, **kwargs)
         return anchors
@@ -221,12 +222,13 @@ class ForkedPages:
         """Check the anchor links MkDocs could not check: those of the pages read late, and those into them."""
         late = [page for page in pages if id(page) in self.unread]
         for page in late:
-            page.present_anchor_ids = set(anchors[page.file.src_uri][0])
+            ids = anchors[page.file.src_uri][0]
+            page.present_anchor_ids = None if ids is None else set(ids)
         for page in pages:
             if id(page) in self.unread:
                 links = {self.files.get_file_from_path(uri): to for uri, to in anchors[page.file.src_uri][1].items()}
             else:  # read by MkDocs, which checked its links to the pages it had read
-                links = {file: to for file, to in page.links_to_anchors.items() if id(file.page) in self.unread}
+                links = {file: to for file, to in (page.links_to_anchors or {}).items() if id(file.page) in self.unread}
             if links:
                 page.links_to_anchors = links
                 page.validate_anchor_links(files=self.files, log_level=self.config.validation.links.anchors)
