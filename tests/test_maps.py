@@ -79,7 +79,7 @@ def test_two_linked_papers_and_one_alone_get_finite_places() -> None:
     assert points[0] != points[2] and points[1] != points[2]
 
 
-def test_a_map_drawn_in_a_forked_process_is_the_map_drawn_here(monkeypatch) -> None:
+def test_a_map_drawn_in_a_process_of_its_own_is_the_map_drawn_here() -> None:
     import generator.enrich.maps as maps
 
     texts, _ = corpus(40)
@@ -90,14 +90,11 @@ def test_a_map_drawn_in_a_forked_process_is_the_map_drawn_here(monkeypatch) -> N
     assert maps.MapLayout(neighbours, fork=True).positions() == here
     assert maps.MapLayout(neighbours).positions() == here
 
-    # A forked process that dies sends nothing: the map is drawn here instead, not lost.
-    def dies(_neighbours, sending) -> None:
-        import os
-
-        os._exit(3)
-
-    monkeypatch.setattr(maps, "_draw", dies)
-    assert maps.MapLayout(neighbours, fork=True).positions() == here
+    # A process that dies sends nothing: the map is drawn here instead, not lost.
+    dying = maps.MapLayout(neighbours, fork=True)
+    assert dying._process is not None
+    dying._process.kill()
+    assert dying.positions() == here
 
 
 def test_a_few_outliers_do_not_squeeze_the_map_into_a_corner() -> None:

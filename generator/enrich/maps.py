@@ -31,12 +31,9 @@ import math
 import multiprocessing
 import os
 from collections.abc import Sequence
-from contextlib import ExitStack
 from multiprocessing.connection import Connection
 
 import numpy as np
-
-from ..forks import shared_heap
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +70,11 @@ def map_coordinates(neighbours: Sequence[Sequence[tuple[int, float]]]) -> list[t
     size = len(neighbours)
     if size < 3:
         return [(0.5, 0.5)] * size
-    heads, tails, strength = _edges(neighbours)
+    return _layout(size, *_edges(neighbours))
+
+
+def _layout(size: int, heads: np.ndarray, tails: np.ndarray, strength: np.ndarray) -> list[tuple[float, float]]:
+    """Return the places of `size` papers (at least 3) joined by the edges `_edges` returns."""
     if not len(heads):
         return [(0.5, 0.5)] * size
     points = _spectral_start(size, heads, tails, strength)
@@ -120,8 +121,8 @@ def _robust_scale(points: np.ndarray, heads: np.ndarray, tails: np.ndarray) -> n
 
 Point = tuple[float, float]
 
-#: From this many papers the layout is drawn in a forked process, beside the pages' rendering
-#: (20,000 papers: 3.7 s of work; forking the generator's heap costs a few hundredths).
+#: From this many papers the layout is drawn in a process of its own, beside the pages' rendering
+#: (20,000 papers: 3.7 s of work; starting the process costs about a second).
 FORK_FROM = 2_000
 #: Seconds to wait for the drawing process (20,000 papers take 4 s) before drawing the map here instead.
 _WAIT = 600
@@ -130,10 +131,15 @@ _WAIT = 600
 class MapLayout:
     """The map's places of a digest's papers, in input order, drawn while the caller goes on.
 
-    With `fork`, `map_coordinates` runs in a forked process from the start and
+    With `fork`, the layout runs in a process of its own from the start and
     `positions` waits for it; otherwise it runs here, on the first call. Either
     way the places are the same bits (the layout is exact arithmetic). If the
     process fails, the places are computed here instead.
+
+    The process is started fresh (spawned), not forked, and given the graph's
+    edges as arrays: a fork shares the generator's heap, and every page of it
+    the generator writes while the map is drawn (the paper pages render then)
+    was kept a second time for the forked process (2.1 GB at 100,000 papers).
     """
 
     def __init__(self, neighbours: Sequence[Sequence[tuple[int, float]]], fork: bool = False) -> None:
@@ -141,13 +147,11 @@ class MapLayout:
         self._positions: list[Point] | None = None
         self._process: multiprocessing.process.BaseProcess | None = None
         self._result: Connection | None = None
-        #: Open while the process shares this one's heap (`forks.shared_heap`).
-        self._sharing = ExitStack()
-        if fork and "fork" in multiprocessing.get_all_start_methods():
-            self._sharing.enter_context(shared_heap())
-            context = multiprocessing.get_context("fork")
+        if fork and len(neighbours) >= 3:
+            context = multiprocessing.get_context("spawn")
             self._result, sending = context.Pipe(duplex=False)
-            self._process = context.Process(target=_draw, args=(neighbours, sending), daemon=True)
+            edges = _edges(neighbours)
+            self._process = context.Process(target=_draw, args=(len(neighbours), *edges, sending), daemon=True)
             self._process.start()
             sending.close()
 
@@ -175,22 +179,20 @@ class MapLayout:
                 self._process.terminate()
             self._process.join()
             self._process = None
-        self._sharing.close()
         if self._result is not None:
             self._result.close()
             self._result = None
 
 
-def _draw(neighbours: Sequence[Sequence[tuple[int, float]]], sending: Connection) -> None:
-    """The forked process: draw the map, send the places back and leave at once.
+def _draw(size: int, heads: np.ndarray, tails: np.ndarray, strength: np.ndarray, sending: Connection) -> None:
+    """The map's process: draw the map, send the places back and leave at once.
 
-    It leaves with os._exit, flushing nothing: a stream lock another thread of
-    the parent (the progress bar) held at the fork would otherwise hang it. On
-    any error it leaves without sending, and the parent draws the map itself.
+    It leaves with os._exit, flushing nothing. On any error it leaves without
+    sending, and the parent draws the map itself.
     """
     status = 1
     try:
-        sending.send(map_coordinates(neighbours))
+        sending.send(_layout(size, heads, tails, strength))
         sending.close()
         status = 0
     finally:
