@@ -23,7 +23,6 @@ engine-neutral (Zensical reads it too): the plugin is added here, not there.
 from __future__ import annotations
 
 import contextlib
-import gc
 import json
 import logging
 import os
@@ -158,11 +157,7 @@ class ForkedPages:
         children = []
         failed = 0
         anchors: dict[str, Any] = {}
-        # The objects alive now are left out of garbage collections while the processes share them
-        # (a collection would write to each one's header, copying the pages it touches: generator/forks.py).
-        gc.freeze()
         with contextlib.ExitStack() as files:
-            files.callback(gc.unfreeze)
             for share in range(1, self.processes):
                 found = files.enter_context(tempfile.TemporaryFile())
                 pid = os.fork()

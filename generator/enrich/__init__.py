@@ -12,7 +12,6 @@ from typing import cast
 from slugify import slugify
 
 from ..cache import Cache, entry_key
-from ..forks import shared_heap
 from ..languages import ENGLISH, detect_language, load_detector
 from ..llm.apply import Inferred, Written, chosen_tags, written
 from ..model import Paper, Progress, Tag, TitleSource, no_progress
@@ -248,8 +247,7 @@ def _analyse_jobs(
         _WORKER_TOPICS = topics
     # Each abstract is analysed on its own, so the work splits across cores;
     # imap keeps the input order, so the output is the same as in one process.
-    with shared_heap() if workers else nullcontext(), (
-            multiprocessing.get_context("fork").Pool(workers) if workers else nullcontext()) as pool:
+    with multiprocessing.get_context("fork").Pool(workers) if workers else nullcontext() as pool:
         results = pool.imap(_analyse_batch, batches) if pool else (_analyse_batch(b, topics) for b in batches)
         for batch_analyses, batch_guesses in results:
             analyses += batch_analyses

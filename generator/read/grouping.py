@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..cache import entry_key
-from ..forks import shared_heap
 from .paragraph_model import Model, load_model
 from .paragraphs import Decision, Profile, decide, profile
 
@@ -138,7 +137,7 @@ def _decided_forked(paragraphs: Sequence[str], model: Model, workers: int, cased
     global _FORKED  # noqa: PLW0603
     _FORKED = (paragraphs, model, cased)
     try:
-        with shared_heap(), multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
             chunks = pool.map(_chunk_decided, range(0, len(paragraphs), _CHUNK))
     finally:
         _FORKED = None

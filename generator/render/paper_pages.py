@@ -18,7 +18,6 @@ from typing import Protocol
 
 from jinja2 import Template
 
-from ..forks import shared_heap
 from ..model import Collection, Paper
 from ..rows import RowMemo
 
@@ -147,7 +146,7 @@ def paper_pages_started(
         return
     _WORKER_PAGES = (pages, papers)
     try:
-        with shared_heap(), multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
             yield pool.imap(_render_range, starts)
     finally:
         _WORKER_PAGES = None
