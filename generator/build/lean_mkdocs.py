@@ -120,8 +120,9 @@ class ForkedPages:
     Each page is written by its own template render, from what the first pass left: on two
     cores the second pass takes half the time. A page outside the navigation (a paper, a tag)
     is not read in the first pass either: no other page shows its title, metadata or HTML, so
-    the process that writes it reads and converts its Markdown just before (`_read_and_build`);
-    its anchor links are checked there too, as MkDocs checks them, against the pages read by then.
+    the process that writes it reads and converts its Markdown just before (`_build_pages`).
+    Each process sends back the anchors of the pages it read, and the links to anchors MkDocs
+    could not check (those of these pages, and those into them) are checked once all are back.
     Only with Pagefind search and no plugin but Material's search and `LeanPages` (another
     plugin may keep what each page's build tells it); otherwise MkDocs builds the pages itself,
     in order.
