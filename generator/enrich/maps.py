@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import logging
 import math
-import multiprocessing
 import os
+import pickle
+import subprocess
+import sys
 from collections.abc import Sequence
-from multiprocessing.connection import Connection
+from pathlib import Path
 
 import numpy as np
 
@@ -136,36 +138,50 @@ class MapLayout:
     way the places are the same bits (the layout is exact arithmetic). If the
     process fails, the places are computed here instead.
 
-    The process is started fresh (spawned), not forked, and given the graph's
-    edges as arrays: a fork shares the generator's heap, and every page of it
-    the generator writes while the map is drawn (the paper pages render then)
-    was kept a second time for the forked process (2.1 GB at 100,000 papers).
+    The process is a fresh Python (`python -c`, not a fork, nor multiprocessing's
+    spawn, which would run the caller's main script again in it) given the
+    graph's edges as arrays: a fork shares the generator's heap, and every page
+    of it the generator writes while the map is drawn (the paper pages render
+    then) was kept a second time for the forked process (2.1 GB at 100,000 papers).
     """
 
     def __init__(self, neighbours: Sequence[Sequence[tuple[int, float]]], fork: bool = False) -> None:
         self._neighbours = neighbours
         self._positions: list[Point] | None = None
-        self._process: multiprocessing.process.BaseProcess | None = None
-        self._result: Connection | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         if fork and len(neighbours) >= 3:
-            context = multiprocessing.get_context("spawn")
-            self._result, sending = context.Pipe(duplex=False)
-            edges = _edges(neighbours)
-            self._process = context.Process(target=_draw, args=(len(neighbours), *edges, sending), daemon=True)
-            self._process.start()
-            sending.close()
+            # The process imports this very package, wherever it was imported from (installed or not).
+            home = str(Path(__file__).resolve().parents[2])
+            path = os.environ.get("PYTHONPATH")
+            env = {**os.environ, "PYTHONPATH": home if not path else os.pathsep.join([home, path])}
+            try:
+                self._process = subprocess.Popen(
+                    [sys.executable, "-c", f"from {__name__} import _draw; _draw()"], env=env,
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                )
+                # Closed once written: `communicate` then only reads.
+                sending, self._process.stdin = self._process.stdin, None
+                assert sending is not None
+                with sending:
+                    pickle.dump((len(neighbours), *_edges(neighbours)), sending, protocol=pickle.HIGHEST_PROTOCOL)
+            except OSError:
+                log.info("the map's process did not start; drawing the map here")
+                self.close()
 
     def positions(self) -> list[Point]:
-        """Return each paper's place in [0, 1] x [0, 1] (waiting for the forked process, if any)."""
+        """Return each paper's place in [0, 1] x [0, 1] (waiting for the map's process, if any)."""
         if self._positions is None:
-            if self._process is not None and self._result is not None:
+            if self._process is not None:
                 try:
                     # A process that never answers (hung at its start) is given up, never waited for forever.
-                    if self._result.poll(_WAIT):
-                        self._positions = self._result.recv()
+                    out, _ = self._process.communicate(timeout=_WAIT)
+                    if self._process.returncode == 0:
+                        self._positions = pickle.loads(out)
                     else:
-                        log.warning("the map's process did not answer in %d s; drawing the map here", _WAIT)
-                except (EOFError, OSError):
+                        log.info("the map's process failed; drawing the map here")
+                except subprocess.TimeoutExpired:
+                    log.warning("the map's process did not answer in %d s; drawing the map here", _WAIT)
+                except (OSError, pickle.UnpicklingError, EOFError):
                     log.info("the map's process failed; drawing the map here")
                 self.close()
             if self._positions is None:
@@ -173,30 +189,25 @@ class MapLayout:
         return self._positions
 
     def close(self) -> None:
-        """Stop the forked process if it still runs (the places are then drawn here when asked for)."""
+        """Stop the map's process if it still runs (the places are then drawn here when asked for)."""
         if self._process is not None:
-            if self._process.is_alive() and self._positions is None:
-                self._process.terminate()
-            self._process.join()
+            if self._process.poll() is None:
+                self._process.kill()
+            self._process.wait()
+            if self._process.stdout is not None:
+                self._process.stdout.close()
             self._process = None
-        if self._result is not None:
-            self._result.close()
-            self._result = None
 
 
-def _draw(size: int, heads: np.ndarray, tails: np.ndarray, strength: np.ndarray, sending: Connection) -> None:
-    """The map's process: draw the map, send the places back and leave at once.
+def _draw() -> None:
+    """The map's process: read the graph's edges from stdin, write the places to stdout.
 
-    It leaves with os._exit, flushing nothing. On any error it leaves without
-    sending, and the parent draws the map itself.
+    Only this package's own process writes what it reads (pickled arrays and a list of pairs of
+    floats): nothing from outside the build.
     """
-    status = 1
-    try:
-        sending.send(_layout(size, heads, tails, strength))
-        sending.close()
-        status = 0
-    finally:
-        os._exit(status)
+    size, heads, tails, strength = pickle.load(sys.stdin.buffer)
+    pickle.dump(_layout(size, heads, tails, strength), sys.stdout.buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    sys.stdout.buffer.flush()
 
 
 def _edges(neighbours: Sequence[Sequence[tuple[int, float]]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
