@@ -24,17 +24,21 @@ nav:
   - Home: index.md
 plugins:
   - search
+validation:
+  links:
+    anchors: warn
 """
 
 
 def _site(tmp_path: Path, pages: int, words: int) -> Path:
     docs = tmp_path / "docs"
     (docs / "papers").mkdir(parents=True)
-    (docs / "index.md").write_text("# Home\n\nThe papers.\n", encoding="utf-8")
+    (docs / "index.md").write_text("# Home\n\nThe papers: [the first](papers/p0.md#cite).\n", encoding="utf-8")
     for n in range(pages):
         text = " ".join(f"word{(n * 7 + i) % 997}" for i in range(words))
         (docs / "papers" / f"p{n}.md").write_text(
-            f"---\nsearch:\n  exclude: true\n---\n# Paper {n}\n\n{text}\n\n## Cite\n\n[Home](../index.md)\n",
+            f"---\nsearch:\n  exclude: true\n---\n# Paper {n}\n\n{text}\n\n## Cite\n\n[Home](../index.md)"
+            f" [Next](p{(n + 1) % pages}.md#cite)\n",
             encoding="utf-8",
         )
     (tmp_path / "mkdocs.yml").write_text(CONFIG, encoding="utf-8")
@@ -102,3 +106,40 @@ def test_a_page_that_fails_to_build_fails_the_build_whichever_process_builds_it(
     )
     assert process.returncode != 0
     assert "missing.html" in process.stderr
+
+
+@pytest.mark.parametrize("source, target", [("index.md", "papers/p0.md"), ("papers/p0.md", "papers/p1.md"),
+                                            ("papers/p1.md", "papers/p2.md")])
+def test_a_link_to_a_missing_anchor_fails_a_strict_build_as_in_mkdocs(tmp_path, source: str, target: str) -> None:
+    # The pages outside the navigation are read by the process that writes them, after MkDocs has
+    # checked the links of the pages it read: a link from the home page (read by MkDocs), from a
+    # paper read by a forked process or by the first one, to a paper read by another, is checked.
+    project = _site(tmp_path, pages=6, words=10)
+    page = project / "docs" / source
+    page.write_text(page.read_text(encoding="utf-8").replace("#cite)", "#nowhere)"), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore", "PAPER_DIGEST_SEARCH": "pagefind"}
+    for module in ("mkdocs", "generator.build.lean_mkdocs"):
+        process = subprocess.run(
+            [sys.executable, "-m", module, "build", "--strict", "--site-dir", "site"],
+            cwd=project, env=env, capture_output=True, text=True, timeout=300, check=False,
+        )
+        assert process.returncode != 0, module
+        assert f"'{source}' contains a link" in process.stderr, (module, process.stderr)
+        assert f"'{target}' does not contain an anchor '#nowhere'" in process.stderr, (module, process.stderr)
+
+
+def test_a_dirty_build_rewrites_the_edited_page_and_checks_only_what_it_read(tmp_path) -> None:
+    # `paper-digest build` renders an edit with `--dirty`, failing on any warning: the unchanged
+    # pages are not read, and a link to one of their anchors is not checked (as MkDocs does).
+    project = _site(tmp_path, pages=6, words=10)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore", "PAPER_DIGEST_SEARCH": "pagefind"}
+    command = [sys.executable, "-m", "generator.build.lean_mkdocs", "build", "--site-dir", "site"]
+    subprocess.run([*command, "--strict"], cwd=project, env=env, capture_output=True, check=True, timeout=300)
+    page = project / "docs" / "papers" / "p1.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("# Paper 1", "# Paper one"), encoding="utf-8")
+    later = (project / "site" / "papers" / "p1" / "index.html").stat().st_mtime + 10
+    os.utime(page, (later, later))
+    process = subprocess.run([*command, "--dirty", "--no-strict"], cwd=project, env=env, capture_output=True,
+                             text=True, timeout=300, check=True)
+    assert [line for line in process.stderr.splitlines() if line.startswith("WARNING") and "'dirty'" not in line] == []
+    assert "Paper one" in (project / "site" / "papers" / "p1" / "index.html").read_text(encoding="utf-8")

@@ -79,7 +79,7 @@ def test_two_linked_papers_and_one_alone_get_finite_places() -> None:
     assert points[0] != points[2] and points[1] != points[2]
 
 
-def test_a_map_drawn_in_a_forked_process_is_the_map_drawn_here(monkeypatch) -> None:
+def test_a_map_drawn_in_a_process_of_its_own_is_the_map_drawn_here(monkeypatch) -> None:
     import generator.enrich.maps as maps
 
     texts, _ = corpus(40)
@@ -87,17 +87,21 @@ def test_a_map_drawn_in_a_forked_process_is_the_map_drawn_here(monkeypatch) -> N
     assert vectors is not None
     neighbours = nearest(vectors.matrix, MAP_NEIGHBOURS)
     here = map_coordinates(neighbours)
-    assert maps.MapLayout(neighbours, fork=True).positions() == here
     assert maps.MapLayout(neighbours).positions() == here
 
-    # A forked process that dies sends nothing: the map is drawn here instead, not lost.
-    def dies(_neighbours, sending) -> None:
-        import os
+    # Drawn by the process (started fresh: it never shares the generator's heap), not here.
+    def not_here(_neighbours) -> None:
+        raise AssertionError("drawn in the generator")
 
-        os._exit(3)
-
-    monkeypatch.setattr(maps, "_draw", dies)
+    monkeypatch.setattr(maps, "map_coordinates", not_here)
     assert maps.MapLayout(neighbours, fork=True).positions() == here
+    monkeypatch.undo()
+
+    # A process that dies sends nothing: the map is drawn here instead, not lost.
+    dying = maps.MapLayout(neighbours, fork=True)
+    assert dying._process is not None
+    dying._process.kill()
+    assert dying.positions() == here
 
 
 def test_a_few_outliers_do_not_squeeze_the_map_into_a_corner() -> None:

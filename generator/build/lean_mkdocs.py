@@ -11,7 +11,9 @@ with one plugin more (`LeanPages`), which
   until the page is written (a paper page's article compresses to about a third);
 - with Pagefind search, leaves Material's index empty instead of filling it, and
   shares the second pass (each page through the theme, about 45% of MkDocs' time
-  at 100,000 papers) among forked processes, one per core (`ForkedPages`).
+  at 100,000 papers) among forked processes, one per core (`ForkedPages`), with
+  the first pass (each page's Markdown read and converted, the other 55%) of the
+  pages outside the navigation: those are read by the process that writes them.
 
 The pages written are the same bytes: the plugin changes what is kept between
 MkDocs' two passes, not what they produce. The project's mkdocs.yml stays
@@ -20,11 +22,14 @@ engine-neutral (Zensical reads it too): the plugin is added here, not there.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import os
 import sys
+import tempfile
 import zlib
-from typing import Any
+from typing import IO, Any
 
 from mkdocs.commands import build as mkdocs_build
 from mkdocs.exceptions import PluginError
@@ -62,6 +67,11 @@ class LeanPages(BasePlugin):
         page.markdown = ""
         self._last = page
         return html
+
+    def on_nav(self, nav: Any, *, config: Any, files: Any) -> Any:
+        if self.forked is not None:
+            self.forked.in_nav = {id(page) for page in nav.pages}
+        return nav
 
     def on_env(self, env: Any, *, config: Any, files: Any) -> Any:
         self._empty_last()
@@ -105,17 +115,38 @@ _FORKABLE = {"paper-digest/lean-pages", *_MATERIAL_SEARCH}
 
 
 class ForkedPages:
-    """MkDocs' second pass (each page through the theme, written) shared among forked processes.
+    """MkDocs' two passes shared among forked processes, for the pages outside the navigation.
 
     Each page is written by its own template render, from what the first pass left: on two
-    cores the second pass takes half the time. Only with Pagefind search and no plugin but
-    Material's search and `LeanPages` (another plugin may keep what each page's build tells it);
-    otherwise MkDocs builds the pages itself, in order.
+    cores the second pass takes half the time. A page outside the navigation (a paper, a tag)
+    is not read in the first pass either: no other page shows its title, metadata or HTML, so
+    the process that writes it reads and converts its Markdown just before (`_build_pages`).
+    Each process sends back the anchors of the pages it read, and the links to anchors MkDocs
+    could not check (those of these pages, and those into them) are checked once all are back.
+    Only with Pagefind search and no plugin but Material's search and `LeanPages` (another
+    plugin may keep what each page's build tells it); otherwise MkDocs builds the pages itself,
+    in order.
     """
 
     def __init__(self, processes: int) -> None:
         self.processes = processes
         self.pages: list[tuple[Any, ...]] = []
+        #: The pages whose first pass waits for the process that writes them (their ids).
+        self.unread: set[int] = set()
+        #: MkDocs' settings and files, as the first pass was given them.
+        self.config: Any = None
+        self.files: Any = None
+        self.dirty = False
+        #: The pages in the navigation (`on_nav`): read in the first pass as MkDocs reads them.
+        self.in_nav: set[int] = set()
+
+    def read(self, page: Any, config: Any, files: Any, dirty: bool = False) -> None:
+        """Stand in for MkDocs' `_populate_page`: a page outside the navigation is read later."""
+        if id(page) in self.in_nav:
+            _mkdocs_populate_page(page, config, files, dirty)
+        else:
+            self.unread.add(id(page))
+            self.config, self.files, self.dirty = config, files, dirty
 
     def collect(self, *args: Any, **kwargs: Any) -> None:
         """Stand in for MkDocs' `_build_page`: keep the page's arguments for `build_all`."""
@@ -125,42 +156,82 @@ class ForkedPages:
         """Build the collected pages, `processes` at once; a forked build's error or warning fails the build."""
         pages, self.pages = self.pages, []
         children = []
-        for share in range(1, self.processes):
-            pid = os.fork()
-            if pid == 0:
-                os._exit(_build_share(pages[share :: self.processes]))
-            children.append(pid)
         failed = 0
-        try:
-            for args, kwargs in pages[:: self.processes]:
-                _mkdocs_build_page(*args, **kwargs)
-        finally:
-            for pid in children:
-                _, status = os.waitpid(pid, 0)
-                failed = failed or os.waitstatus_to_exitcode(status)
+        anchors: dict[str, Any] = {}
+        with contextlib.ExitStack() as files:
+            for share in range(1, self.processes):
+                found = files.enter_context(tempfile.TemporaryFile())
+                pid = os.fork()
+                if pid == 0:
+                    os._exit(self._build_share(pages[share :: self.processes], found))
+                children.append((pid, found))
+            try:
+                anchors.update(self._build_pages(pages[:: self.processes]))
+            finally:
+                for pid, found in children:
+                    _, status = os.waitpid(pid, 0)
+                    failed = failed or os.waitstatus_to_exitcode(status)
+                    found.seek(0)
+                    anchors.update(json.loads(found.read() or b"{}"))
         if failed == _WARNED:
             logging.getLogger("mkdocs.plugins.paper-digest").warning("pages built in a forked process warned (above)")
         elif failed:
             raise PluginError("a page built in a forked process failed (its error is above)")
+        self._check_anchors([args[0] for args, _ in pages], anchors)
+
+    def _build_pages(self, pages: list[tuple[Any, ...]]) -> dict[str, Any]:
+        """Build `pages` (`_build_page`'s arguments), reading first those the first pass left unread.
+
+        Return, for each page read here, its anchors and its links to anchors (`_check_anchors`).
+        """
+        anchors = {}
+        for args, kwargs in pages:
+            page = args[0]
+            if id(page) in self.unread:
+                _mkdocs_populate_page(page, self.config, self.files, self.dirty)
+                # None: not read (a dirty build's unchanged page), so not checked, as MkDocs leaves it.
+                anchors[page.file.src_uri] = (
+                    None if page.present_anchor_ids is None else sorted(page.present_anchor_ids),
+                    {file.src_uri: to for file, to in (page.links_to_anchors or {}).items()},
+                )
+            _mkdocs_build_page(*args, **kwargs)
+        return anchors
+
+    def _build_share(self, pages: list[tuple[Any, ...]], found: IO[bytes]) -> int:
+        """Build `pages` in this forked process, writing their anchors to `found`; return its exit code.
+
+        The code is 0, 1 on an error, `_WARNED` on a warning.
+        """
+        counter = CountHandler()
+        counter.setLevel(logging.WARNING)
+        logging.getLogger("mkdocs").addHandler(counter)
+        try:
+            found.write(json.dumps(self._build_pages(pages)).encode("utf-8"))
+            found.flush()
+        except BaseException:  # MkDocs has logged it; the parent fails the build
+            return 1
+        finally:
+            sys.stderr.flush()
+        return _WARNED if counter.get_counts() else 0
+
+    def _check_anchors(self, pages: list[Any], anchors: dict[str, Any]) -> None:
+        """Check the anchor links MkDocs could not check: those of the pages read late, and those into them."""
+        late = [page for page in pages if id(page) in self.unread]
+        for page in late:
+            ids = anchors[page.file.src_uri][0]
+            page.present_anchor_ids = None if ids is None else set(ids)
+        for page in pages:
+            if id(page) in self.unread:
+                links = {self.files.get_file_from_path(uri): to for uri, to in anchors[page.file.src_uri][1].items()}
+            else:  # read by MkDocs, which checked its links to the pages it had read
+                links = {file: to for file, to in (page.links_to_anchors or {}).items() if id(file.page) in self.unread}
+            if links:
+                page.links_to_anchors = links
+                page.validate_anchor_links(files=self.files, log_level=self.config.validation.links.anchors)
 
 
 #: A forked build's exit code when it logged a warning (strict mode fails on any).
 _WARNED = 3
-
-
-def _build_share(pages: list[tuple[Any, ...]]) -> int:
-    """Build `pages` in this forked process; return its exit code (0, 1 on an error, `_WARNED`)."""
-    counter = CountHandler()
-    counter.setLevel(logging.WARNING)
-    logging.getLogger("mkdocs").addHandler(counter)
-    try:
-        for args, kwargs in pages:
-            _mkdocs_build_page(*args, **kwargs)
-    except BaseException:  # MkDocs has logged it; the parent fails the build
-        return 1
-    finally:
-        sys.stderr.flush()
-    return _WARNED if counter.get_counts() else 0
 
 
 def _build_with_lean_pages(config: Any, **options: Any) -> None:
@@ -171,14 +242,16 @@ def _build_with_lean_pages(config: Any, **options: Any) -> None:
             and hasattr(os, "fork")):
         lean.forked = ForkedPages(min(processes, 4))
         mkdocs_build._build_page = lean.forked.collect
+        mkdocs_build._populate_page = lean.forked.read
     _mkdocs_build(config, **options)
 
 
-# MkDocs' own functions, replaced while `main` runs. `_build_page` is internal to MkDocs: this relies on
-# MkDocs being pinned (1.6.1, the last 1.x, pyproject.toml), and tests/test_lean_mkdocs.py compares every
-# page with plain MkDocs' so that a change of it fails there first.
+# MkDocs' own functions, replaced while `main` runs. `_build_page` and `_populate_page` are internal to
+# MkDocs: this relies on MkDocs being pinned (1.6.1, the last 1.x, pyproject.toml), and
+# tests/test_lean_mkdocs.py compares every page with plain MkDocs' so that a change of them fails there first.
 _mkdocs_build = mkdocs_build.build
 _mkdocs_build_page = mkdocs_build._build_page
+_mkdocs_populate_page = mkdocs_build._populate_page
 
 
 def main() -> None:

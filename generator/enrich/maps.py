@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import logging
 import math
-import multiprocessing
 import os
+import pickle
+import subprocess
+import sys
 from collections.abc import Sequence
-from multiprocessing.connection import Connection
+from pathlib import Path
 
 import numpy as np
 
@@ -70,7 +72,11 @@ def map_coordinates(neighbours: Sequence[Sequence[tuple[int, float]]]) -> list[t
     size = len(neighbours)
     if size < 3:
         return [(0.5, 0.5)] * size
-    heads, tails, strength = _edges(neighbours)
+    return _layout(size, *_edges(neighbours))
+
+
+def _layout(size: int, heads: np.ndarray, tails: np.ndarray, strength: np.ndarray) -> list[tuple[float, float]]:
+    """Return the places of `size` papers (at least 3) joined by the edges `_edges` returns."""
     if not len(heads):
         return [(0.5, 0.5)] * size
     points = _spectral_start(size, heads, tails, strength)
@@ -117,8 +123,8 @@ def _robust_scale(points: np.ndarray, heads: np.ndarray, tails: np.ndarray) -> n
 
 Point = tuple[float, float]
 
-#: From this many papers the layout is drawn in a forked process, beside the pages' rendering
-#: (20,000 papers: 3.7 s of work; forking the generator's heap costs a few hundredths).
+#: From this many papers the layout is drawn in a process of its own, beside the pages' rendering
+#: (20,000 papers: 3.7 s of work; starting the process costs about a second).
 FORK_FROM = 2_000
 #: Seconds to wait for the drawing process (20,000 papers take 4 s) before drawing the map here instead.
 _WAIT = 600
@@ -127,35 +133,55 @@ _WAIT = 600
 class MapLayout:
     """The map's places of a digest's papers, in input order, drawn while the caller goes on.
 
-    With `fork`, `map_coordinates` runs in a forked process from the start and
+    With `fork`, the layout runs in a process of its own from the start and
     `positions` waits for it; otherwise it runs here, on the first call. Either
     way the places are the same bits (the layout is exact arithmetic). If the
     process fails, the places are computed here instead.
+
+    The process is a fresh Python (`python -c`, not a fork, nor multiprocessing's
+    spawn, which would run the caller's main script again in it) given the
+    graph's edges as arrays: a fork shares the generator's heap, and every page
+    of it the generator writes while the map is drawn (the paper pages render
+    then) was kept a second time for the forked process (2.1 GB at 100,000 papers).
     """
 
     def __init__(self, neighbours: Sequence[Sequence[tuple[int, float]]], fork: bool = False) -> None:
         self._neighbours = neighbours
         self._positions: list[Point] | None = None
-        self._process: multiprocessing.process.BaseProcess | None = None
-        self._result: Connection | None = None
-        if fork and "fork" in multiprocessing.get_all_start_methods():
-            context = multiprocessing.get_context("fork")
-            self._result, sending = context.Pipe(duplex=False)
-            self._process = context.Process(target=_draw, args=(neighbours, sending), daemon=True)
-            self._process.start()
-            sending.close()
+        self._process: subprocess.Popen[bytes] | None = None
+        if fork and len(neighbours) >= 3:
+            # The process imports this very package, wherever it was imported from (installed or not).
+            home = str(Path(__file__).resolve().parents[2])
+            path = os.environ.get("PYTHONPATH")
+            env = {**os.environ, "PYTHONPATH": home if not path else os.pathsep.join([home, path])}
+            try:
+                self._process = subprocess.Popen(
+                    [sys.executable, "-c", f"from {__name__} import _draw; _draw()"], env=env,
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                )
+                # Closed once written: `communicate` then only reads.
+                sending, self._process.stdin = self._process.stdin, None
+                assert sending is not None
+                with sending:
+                    pickle.dump((len(neighbours), *_edges(neighbours)), sending, protocol=pickle.HIGHEST_PROTOCOL)
+            except OSError:
+                log.info("the map's process did not start; drawing the map here")
+                self.close()
 
     def positions(self) -> list[Point]:
-        """Return each paper's place in [0, 1] x [0, 1] (waiting for the forked process, if any)."""
+        """Return each paper's place in [0, 1] x [0, 1] (waiting for the map's process, if any)."""
         if self._positions is None:
-            if self._process is not None and self._result is not None:
+            if self._process is not None:
                 try:
                     # A process that never answers (hung at its start) is given up, never waited for forever.
-                    if self._result.poll(_WAIT):
-                        self._positions = self._result.recv()
+                    out, _ = self._process.communicate(timeout=_WAIT)
+                    if self._process.returncode == 0:
+                        self._positions = pickle.loads(out)
                     else:
-                        log.warning("the map's process did not answer in %d s; drawing the map here", _WAIT)
-                except (EOFError, OSError):
+                        log.info("the map's process failed; drawing the map here")
+                except subprocess.TimeoutExpired:
+                    log.warning("the map's process did not answer in %d s; drawing the map here", _WAIT)
+                except (OSError, pickle.UnpicklingError, EOFError):
                     log.info("the map's process failed; drawing the map here")
                 self.close()
             if self._positions is None:
@@ -163,31 +189,25 @@ class MapLayout:
         return self._positions
 
     def close(self) -> None:
-        """Stop the forked process if it still runs (the places are then drawn here when asked for)."""
+        """Stop the map's process if it still runs (the places are then drawn here when asked for)."""
         if self._process is not None:
-            if self._process.is_alive() and self._positions is None:
-                self._process.terminate()
-            self._process.join()
+            if self._process.poll() is None:
+                self._process.kill()
+            self._process.wait()
+            if self._process.stdout is not None:
+                self._process.stdout.close()
             self._process = None
-        if self._result is not None:
-            self._result.close()
-            self._result = None
 
 
-def _draw(neighbours: Sequence[Sequence[tuple[int, float]]], sending: Connection) -> None:
-    """The forked process: draw the map, send the places back and leave at once.
+def _draw() -> None:
+    """The map's process: read the graph's edges from stdin, write the places to stdout.
 
-    It leaves with os._exit, flushing nothing: a stream lock another thread of
-    the parent (the progress bar) held at the fork would otherwise hang it. On
-    any error it leaves without sending, and the parent draws the map itself.
+    Only this package's own process writes what it reads (pickled arrays and a list of pairs of
+    floats): nothing from outside the build.
     """
-    status = 1
-    try:
-        sending.send(map_coordinates(neighbours))
-        sending.close()
-        status = 0
-    finally:
-        os._exit(status)
+    size, heads, tails, strength = pickle.load(sys.stdin.buffer)
+    pickle.dump(_layout(size, heads, tails, strength), sys.stdout.buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    sys.stdout.buffer.flush()
 
 
 def _edges(neighbours: Sequence[Sequence[tuple[int, float]]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
