@@ -219,7 +219,7 @@ def test_pages_taken_back_after_an_edit_give_the_same_site_as_a_fresh_run(tmp_pa
 
 
 def test_rows_of_unchanged_papers_are_taken_from_the_files_the_last_run_wrote(tmp_path: Path, monkeypatch) -> None:
-    import generator.render as render
+    import generator.render.digest_exports as render
     from generator.pipeline import PAGES, generate
     from generator.read import read_sources
     from generator.settings import load_settings

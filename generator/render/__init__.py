@@ -22,7 +22,7 @@ from ..settings import Settings
 from ..spool import SpooledFiles
 from .all_papers import ORDERS_FILE, all_orders, orders_json, paged_in_browser
 from .charts import bar_chart, change_chart, share_chart
-from .digest_exports import digest_exports
+from .digest_exports import render_exports
 from .exports import bibtex_entry, bibtex_file
 from .feeds import atom_feed, newest, newest_first, paper_date
 from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
@@ -106,7 +106,7 @@ def render_pages(
     bib_rows = render_rows(PATHS.papers_bib, papers, bibtex_entry, keys, memo)
     entries = {paper.id: row.decode("utf-8") for paper, row in zip(papers, bib_rows, strict=True)}
     # First, and one at a time: the pages link to each export as written (as it is, or gzipped once large).
-    exports = digest_exports(papers, collections, bib_rows, keys, memo, topic_files, settings)
+    exports = render_exports(papers, collections, bib_rows, keys, memo, topic_files, settings)
     for path, data in exports.files.items():
         _put(files, path, data)
     del bib_rows, exports.files

@@ -39,7 +39,7 @@ class DigestExports:
     links: dict[str, str] = field(default_factory=dict)
 
 
-def digest_exports(
+def render_exports(
     papers: Sequence[Paper], collections: dict[str, Collection], bib_rows: Sequence[bytes],
     keys: Sequence[str] | None, memo: PageMemo | None, topic_files: bool, settings: Settings,
 ) -> DigestExports:
