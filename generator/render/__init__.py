@@ -106,14 +106,12 @@ def render_pages(
     bib_rows = render_rows(PATHS.papers_bib, papers, bibtex_entry, keys, memo)
     entries = {paper.id: row.decode("utf-8") for paper, row in zip(papers, bib_rows, strict=True)}
     # First, and one at a time: the pages link to each export as written (as it is, or gzipped once large).
-    exports = render_exports(papers, collections, bib_rows, keys, memo, topic_files, settings)
-    for path, data in exports.files.items():
-        _put(files, path, data)
-    del bib_rows, exports.files
+    exports = render_exports(papers, collections, bib_rows, keys, memo, topic_files, settings, files)
+    del bib_rows
     common = {
         "digest_title": title, "paths": PATHS, "collections": collections, "paper_count": len(papers),
         "search_engine": engine, "site_description": settings.site_description, "topic_files": topic_files,
-        "exports": exports.links,
+        "exports": exports,
     }
     pages = PaperPages(
         env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo, record_keys

@@ -15,8 +15,7 @@ import gzip
 import hashlib
 import struct
 import zlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, MutableMapping, Sequence
 from pathlib import Path
 
 from ..model import PATHS, Collection, Paper
@@ -30,25 +29,19 @@ from .payloads import PAPERS_JSON, papers_json_row
 GZIP_SUFFIX = ".gz"
 
 
-@dataclass
-class DigestExports:
-    """The exports' files (None: a file the memo keeps as it is) and, by kind, the path each link names."""
-
-    files: dict[str, bytes | None] = field(default_factory=dict)
-    #: "json", "csv", "bib" -> "papers.json" or "papers.json.gz", ...
-    links: dict[str, str] = field(default_factory=dict)
-
-
 def render_exports(
     papers: Sequence[Paper], collections: dict[str, Collection], bib_rows: Sequence[bytes],
     keys: Sequence[str] | None, memo: PageMemo | None, topic_files: bool, settings: Settings,
-) -> DigestExports:
-    """Render the three exports, each as it is or gzipped only (the module's docstring says when).
+    files: MutableMapping[str, bytes],
+) -> dict[str, str]:
+    """Render the three exports into `files`, each as it is or gzipped only (the module's docstring says when).
 
-    `bib_rows`: papers.bib's entries, rendered already (the paper pages quote them). One file is
-    made at a time, so that only one is in memory.
+    Return, by kind ("json", "csv", "bib"), the path each link names: "papers.json" or
+    "papers.json.gz". `bib_rows`: papers.bib's entries, rendered already (the paper pages quote
+    them). Each file goes into `files` (the spooled files: on disk) before the next is made, so that
+    only one is in memory; a file `memo` keeps as it is is left out.
     """
-    out = DigestExports()
+    links = {}
     kinds: list[tuple[str, str, RowLayout, Callable[[], list[bytes]]]] = [
         ("json", PATHS.papers_json, PAPERS_JSON,
          lambda: render_rows(PATHS.papers_json, papers, lambda p: papers_json_row(p, collections), keys, memo)),
@@ -58,15 +51,17 @@ def render_exports(
     for kind, path, layout, make in kinds:
         rows = make()
         if not gzip_only(layout.joined_size(rows), topic_files, settings):
-            out.files[path] = join_rows(path, layout, rows, keys, memo)
-            out.links[kind] = path
+            files[path] = join_rows(path, layout, rows, keys, memo)
+            links[kind] = path
             continue
         # Its rows are not noted for the next run: they are rendered again rather than unpacked.
         data = join_rows(path, layout, rows, None, None)
         del rows
-        out.files[path + GZIP_SUFFIX] = gzipped(path + GZIP_SUFFIX, data, memo)
-        out.links[kind] = path + GZIP_SUFFIX
-    return out
+        packed = gzipped(path + GZIP_SUFFIX, data, memo)
+        if packed is not None:
+            files[path + GZIP_SUFFIX] = packed
+        links[kind] = path + GZIP_SUFFIX
+    return links
 
 
 def gzip_only(size: int, topic_files: bool, settings: Settings) -> bool:
