@@ -121,6 +121,15 @@ def fetched_bytes(page) -> dict[str, int]:
     return fetched
 
 
+def star_papers(page, site_url: str, records: list[dict]) -> None:
+    """Star each paper (papers.json records) on its page, then open the Starred page listing them all."""
+    for record in records:
+        page.goto(site_url + record["url"])
+        page.locator(f"button[data-pd-star='{record['id']}']").click()
+    page.goto(site_url + "starred/")
+    page.locator(".pd-starred__summary", has_text=f"{len(records)} starred papers").wait_for()
+
+
 def screenshot(page, name: str) -> Path:
     """Save a screenshot of the page as a test artifact."""
     ARTIFACTS.mkdir(exist_ok=True)

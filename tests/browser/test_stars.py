@@ -9,7 +9,7 @@ from pathlib import Path
 import bibtexparser
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, star_papers
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
@@ -48,11 +48,7 @@ def test_stars_survive_a_reload_and_export_as_bibtex(page, site_server, default_
 def test_a_shared_list_link_opens_the_same_papers_in_a_fresh_browser(page, browser, site_server, default_site) -> None:
     records = json.loads((default_site.site_path / "papers.json").read_text(encoding="utf-8"))
     chosen = records[3:6]
-    for record in chosen:
-        page.goto(site_server.url + record["url"])
-        page.locator(f"button[data-pd-star='{record['id']}']").click()
-    page.goto(site_server.url + "starred/")
-    page.locator(".pd-starred__summary", has_text="3 starred papers").wait_for()
+    star_papers(page, site_server.url, chosen)
     page.get_by_role("button", name="Share this list").click()
     link = page.locator("input.pd-starred__link").input_value()
     assert link.startswith(site_server.url + "starred/#list=")

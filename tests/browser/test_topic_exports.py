@@ -21,7 +21,7 @@ import pytest
 from generator.build import build_site
 from generator.pipeline import generate
 from generator.settings import load_settings
-from tests.browser.conftest import serve
+from tests.browser.conftest import serve, star_papers
 from tests.conftest import DEFAULT_CORPUS, copy_project, write_tree
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -135,11 +135,7 @@ def test_the_starred_page_exports_its_papers_from_the_gzipped_papers_bib(page, e
     site, server = export_site
     papers = json.loads(_unpacked(site / "papers.json.gz"))
     chosen = papers[2:5]
-    for paper in chosen:
-        page.goto(server.url + paper["url"])
-        page.locator(f"button[data-pd-star='{paper['id']}']").click()
-    page.goto(server.url + "starred/")
-    page.locator(".pd-starred__summary", has_text="3 starred papers").wait_for()
+    star_papers(page, server.url, chosen)
     text = _download(page, page.get_by_role("button", name="Export BibTeX"))
     library = bibtexparser.parse_string(text)
     assert not library.failed_blocks
