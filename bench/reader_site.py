@@ -36,7 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.render.digest_exports import read_export
+from generator.model import PATHS
+from generator.render.digest_exports import read_export, written_export
 from tests.browser.chromium import launch
 from tests.browser.conftest import serve
 
@@ -205,8 +206,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="reader-site-") as folder:
         site = args.site or build(args.size, Path(folder))
         # A digest's papers.json, or its papers.json.gz once it is 100 MB (gzip_exports_min_mb).
-        records = json.loads(read_export(next(site / name for name in ("papers.json", "papers.json.gz")
-                                              if (site / name).is_file())))
+        published = written_export(site, PATHS.papers_json)
+        assert published is not None, f"{site}: no papers.json"
+        records = json.loads(read_export(published))
         index = json.loads((site / "similar" / "index.json").read_text(encoding="utf-8"))
         total = sum(f.stat().st_size for f in (site / "similar").iterdir())
         print(f"{len(records):,} papers; similar/ holds {total / 1e6:.1f} MB in {index['shards']} word shards and "

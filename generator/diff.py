@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import DigestError
-from .render.digest_exports import read_export
+from .model import PATHS
+from .render.digest_exports import read_export, written_export
 from .text import escape_line
 
 #: Rows listed per section before the rest is summarised.
@@ -53,12 +54,11 @@ class DigestDiff:
 
 def load_papers(path: Path) -> list[dict]:
     """Load papers.json from a file (papers.json or papers.json.gz), a built site or a docs dir."""
-    if path.is_file():
-        candidates = [path]
-    else:  # a large digest's is gzipped only: papers.json.gz
-        candidates = [folder / name for folder in (path, path / "site") for name in ("papers.json", "papers.json.gz")]
+    # A large digest's is gzipped only: papers.json.gz.
+    folders = (path, path / "site")
+    candidates = [path] if path.is_file() else [written_export(folder, PATHS.papers_json) for folder in folders]
     for candidate in candidates:
-        if candidate.is_file():
+        if candidate is not None:
             try:
                 data = json.loads(read_export(candidate))
             except (OSError, EOFError, ValueError, UnicodeDecodeError) as exc:

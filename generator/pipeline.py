@@ -47,7 +47,7 @@ from .read import ReadResult, expand_sources, no_abstracts, paper_id, read_sourc
 from .read.corrections import correct_paragraphs
 from .read.paragraphs import PARAGRAPH_BREAK
 from .render import PageStore, RenderResult, generated_fingerprint, render_site, site_title
-from .render.digest_exports import GZIP_SUFFIX, read_export
+from .render.digest_exports import read_export, written_export
 from .settings import SETTINGS_FILE, Settings, load_settings
 from .stamps import files_digest, read_stamp, tree_files, write_atomically, write_stamp
 
@@ -245,11 +245,12 @@ def load_lock(settings: Settings) -> tuple[Lock, str]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         for folder in (settings.docs_path, settings.site_path):
-            for name in (PATHS.papers_json, PATHS.papers_json + GZIP_SUFFIX):
-                try:
-                    return adopt(read_rows(read_export(folder / name)), paper_id), ""
-                except (OSError, EOFError, UnicodeDecodeError):
-                    continue
+            published = written_export(folder, PATHS.papers_json)
+            try:
+                if published is not None:
+                    return adopt(read_rows(read_export(published)), paper_id), ""
+            except (OSError, EOFError, UnicodeDecodeError):
+                continue
         return Lock(), ""
     except (OSError, UnicodeDecodeError) as exc:
         raise DigestError(f"{path}: cannot read the lock file: {exc}") from exc

@@ -91,6 +91,14 @@ def gzip_bytes(data: bytes) -> bytes:
     return _GZIP_HEADER + body + struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
 
 
+def written_export(folder: Path, name: str) -> Path | None:
+    """Return the export `name` ("papers.json") in `folder` as written: as it is, else gzipped; None if neither."""
+    for path in (folder / name, folder / (name + GZIP_SUFFIX)):
+        if path.is_file():
+            return path
+    return None
+
+
 def read_export(path: Path) -> str:
     """Return the text of the export file at `path`, unpacked when its name ends in `.gz`.
 
