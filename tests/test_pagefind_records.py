@@ -110,3 +110,40 @@ def test_a_parts_fragments_are_packed_into_bundles_each_fragment_whole_and_the_s
     again, _ = part(tmp_path / "b")
     bundle_fragments(tmp_path / "b")
     assert {p.name: p.read_bytes() for p in again.iterdir()} == {p.name: p.read_bytes() for p in fragments.iterdir()}
+
+
+def _index_twice(tmp_path, records: str) -> list[dict[str, bytes]]:
+    """Index the same search records in two Pagefind runs, each installed as a build installs it; return each site's files."""
+    from generator.build.pagefind import index_part, install_parts, parts_of
+
+    sites = []
+    for run in ("a", "b"):
+        parts = parts_of(records, part_size=10_000)
+        index_part(parts[0], tmp_path / run / "indexed" / parts[0].folder)
+        (tmp_path / run / "site").mkdir()
+        install_parts(tmp_path / run / "indexed", tmp_path / run / "site", parts)
+        site = tmp_path / run / "site"
+        sites.append({str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()})
+    return sites
+
+
+def test_the_same_records_give_the_same_index_files_though_pagefind_orders_filters_at_random(tmp_path) -> None:
+    # Pagefind writes a filter's values in hash-map order, different each run (Pagefind/pagefind#638): the
+    # filter file, the meta naming it and the entry naming the meta changed between two builds of one digest.
+    import cbor2
+
+    papers = [
+        make_paper(f"We study problem {n}.", title=f"Paper {n}", slug=f"paper-{n}", plain=f"We study problem {n}.",
+                   tags=(Tag(f"Topic {n % 37}", f"topic-{n % 37}", "topic"), Tag(f"Area {n % 5}", f"area-{n % 5}", "area")))
+        for n in range(120)
+    ]
+    first, second = _index_twice(tmp_path, search_records(papers))
+    assert first == second
+    (filter_name,) = [name for name in first if name.endswith(".pf_filter")]
+    item = cbor2.loads(gzip.decompress(first[filter_name]).removeprefix(b"pagefind_dcd"))
+    values = [value for value, _pages in item[1]]
+    assert item[0] == "tag" and values == sorted(values) and len(values) == 37 + 5
+    assert {len(pages) for value, pages in item[1] if value.startswith("Area")} == {24}  # every page kept
+    entry = json.loads(first["pagefind/pagefind-entry.json"])
+    meta = gzip.decompress(first[f"pagefind/pagefind.{entry['languages']['en']['hash']}.pf_meta"])
+    assert filter_name.removeprefix("pagefind/filter/").removesuffix(".pf_filter").encode() in meta

@@ -36,6 +36,7 @@ from pathlib import Path
 from ..errors import DigestError
 from ..model import Paper
 from ..rows import RowLayout
+from .filters import sort_filters
 from .fragments import bundle_fragments
 
 #: The search records, one JSON object per line, in the docs dir (dotfiles are not published).
@@ -180,10 +181,12 @@ def write_pages(records_file: Path, pages: Path) -> None:
 def install_parts(indexed: Path, site: Path, changed: list[Part]) -> None:
     """Move the freshly indexed `changed` parts from the folder `indexed` into `site`, replacing them.
 
-    Each part's fragments are packed into bundles first (fragments.py): a few hundred files, not one per paper.
+    Each part's fragments are packed into bundles first (fragments.py): a few hundred files, not one per paper;
+    and its filter files are put in a fixed order (filters.py): the same records give the same bytes.
     """
     for part in changed:
         bundle_fragments(indexed / part.folder)
+        sort_filters(indexed / part.folder)
         shutil.rmtree(site / part.folder, ignore_errors=True)
         shutil.move(indexed / part.folder, site / part.folder)
 
