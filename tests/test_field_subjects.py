@@ -4,7 +4,8 @@ Strict readers found, in digests of ACL, CVPR and IROS papers: "Video Analysis" 
 deraining, a video stabilization and a grounded video description paper (the video is the medium);
 "Pretrained Language Models" to papers that use BERT as their testbed; "LLM Reasoning" to a pre-LLM
 math word problem solver and a relation triple extractor (the bare word "reasoning"); "Semantic
-Segmentation" to temporal action segmentation; "3D Scene Understanding" to 2D scene graphs;
+Segmentation" to temporal action segmentation; "Vision-Language Models" to video clips (CLIP is a model's
+name); "Deformable & Contact-Rich Manipulation" to the cable model of a cable-driven parallel robot; "3D Scene Understanding" to 2D scene graphs;
 "Hallucination & Factuality" to the faithfulness of interpretation methods; a task-planning robot
 paper under "Autonomous Vehicles & Navigation". The abstracts below are written for these tests in
 the shape of real ones (none is from ICLR 2026 or a held-out venue-year).
@@ -47,6 +48,12 @@ VISION_MEDIUM = [
      "scene graph generation model that reduces the bias towards frequent predicates by counterfactual "
      "reasoning over the visual context, improving mean recall of relationships on Visual Genome.",
      "Image Captioning & Visual QA", {"3D Scene Understanding"}),
+    ("We generate a coherent paragraph that describes a long video. Prior work on video captioning describes "
+     "short video clips with one sentence each. We propose a progressive model that selects the key clips of a "
+     "video one after another and describes each in the context of the sentences already written, so that the "
+     "paragraph follows the story of the video. On ActivityNet Captions our paragraphs are more coherent and "
+     "less redundant than those of previous video captioning methods.",
+     "Video-Language Understanding|Image Captioning & Visual QA", {"Video Analysis", "Vision-Language Models"}),
     ("Appearance-based gaze estimation predicts where a person looks from an image of the face. We propose a gaze "
      "estimation network that disentangles the gaze direction from the head pose and the appearance of the eyes, "
      "reducing the angular error on MPIIGaze and EYEDIAP across subjects.",
@@ -85,6 +92,11 @@ ROBOTICS_AREAS = [
      "multi-robot systems that auctions tasks with temporal constraints and reallocates them when a robot fails, "
      "and show in simulation and with five ground robots that the team completes more tasks in time.",
      "Multi-Robot Systems", "Multi-Robot Systems & Swarms"),
+    ("Cable-driven parallel robots move a platform with several cables wound on winches. We analyse how the "
+     "simplifications of the cable model (massless, inextensible, or sagging cables) change the static "
+     "workspace and the cable tensions computed for a large cable-driven parallel robot, and give a criterion "
+     "for when the simple model is accurate enough for its design.",
+     "Actuators & Mechanism Design", "Robot Design & Mechanisms"),
 ]
 
 

@@ -241,8 +241,10 @@ class FieldTagger:
             key=lambda item: (-item[0], item[1]),
         )
         passing = self._subjects(passing, features, row)
-        if not passing:
-            passing = self._subjects(self._fallback(field, features, row, probs), features, row)
+        if all(name in self.vocabulary.broad for _, name, _, _ in passing):
+            # Nothing, or only a broad topic: a narrower topic the abstract names, just under its threshold,
+            # is the subject ("Video-Language Understanding" of a video paragraph captioner, not "Video Analysis").
+            passing = self._fallback(field, features, row, probs) or passing
         if len(passing) > 1 and passing[0][0] < WEAK_TOPIC:
             passing = self._by_area(passing, probs)
         chosen = passing[:1] + [p for p in passing[1:] if p[0] >= FURTHER_TOPIC_FLOOR]
@@ -307,7 +309,7 @@ class FieldTagger:
         return next((name for p, name in ranked if name not in self._catch_all and p >= CATCH_ALL_RATIO * level), first)
 
     def _fallback(self, field: str, features, row: int, probs: np.ndarray) -> list[tuple[float, str, int, str]]:
-        """Return the paper's best topic under its threshold when the abstract names it, else nothing.
+        """Return the paper's best topic (not a broad one) under its threshold when the abstract names it, else nothing.
 
         A topic qualifies when the abstract names it as its subject (one of its phrases in a contribution
         sentence, "We propose a dependency parser ...", or its phrases adding up to `SUBJECT_SCORE`) at
@@ -321,7 +323,7 @@ class FieldTagger:
         # Only a topic likely enough by either rule is looked at.
         for c in columns[probs[columns] >= np.minimum(FALLBACK_PROBABILITY, FALLBACK_MARGIN * thresholds)].tolist():
             index = model.phrase_index(model.names[c])
-            if index is None:
+            if index is None or model.names[c] in self.vocabulary.broad:
                 continue
             score = features.scores[row].get(index, 0.0)
             named = score >= FALLBACK_EVIDENCE or bool(features.contribution[row].get(index))
