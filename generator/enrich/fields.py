@@ -29,7 +29,7 @@ from ..errors import DigestError
 from ..model import Tag
 from .areas import AreaModel, load_model
 from .field_record import FieldTags
-from .tags import PHRASE_MIN_SCORE, Topic, phrase_confidence, tag_slug, topics_from_entries
+from .tags import PHRASE_MIN_SCORE, Topic, mentions_language_model, phrase_confidence, tag_slug, topics_from_entries
 from .topic_model import FURTHER_TOPIC_FLOOR, TopicModel, names_subject, vocabulary_fingerprint
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -84,6 +84,8 @@ class Vocabulary:
     entries: tuple[dict, ...]
     #: Topics that name a medium or a backbone more often than a subject (`broad: true`: "Video Analysis").
     broad: frozenset[str] = frozenset()
+    #: Topics given only to an abstract that mentions a language model (`llm_era: true`: "LLM Reasoning").
+    llm_era: frozenset[str] = frozenset()
 
     def field_of_venue(self, venue: str) -> str | None:
         """Return the field of a venue ("ACL 2022" -> NLP), by its first word; None when no field lists it."""
@@ -96,7 +98,7 @@ def _topic_entries(items: list, area: str, parent: str, source: str) -> list[dic
     for item in items or []:
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raise DigestError(f"{source}: area {area!r}: each topic needs a `name`")
-        entry = {key: item[key] for key in ("name", "phrases", "acronyms", "llm_era") if key in item}
+        entry = {key: item[key] for key in ("name", "phrases", "acronyms") if key in item}
         if parent:
             entry["parent"] = parent
         entries.append(entry)
@@ -107,14 +109,15 @@ def _topic_entries(items: list, area: str, parent: str, source: str) -> list[dic
 def parse_vocabulary(text: str, source: str) -> Vocabulary:
     """Return the fields of a fields.yaml text; raise DigestError naming the source when it is malformed."""
     items = yaml.safe_load(text) or []
-    fields, entries, broad = [], [], set()
+    fields, entries, broad, llm_era = [], [], set(), set()
     for item in items:
         if not isinstance(item, dict) or not isinstance(item.get("field"), str):
             raise DigestError(f"{source}: each entry needs a `field`")
         areas = []
         for area in item.get("areas") or []:
             topics = _topic_entries(area.get("topics") or [], area["area"], "", source)
-            broad |= _broad_names(area.get("topics") or [])
+            broad |= _flagged(area.get("topics") or [], "broad")
+            llm_era |= _flagged(area.get("topics") or [], "llm_era")
             areas.append(FieldArea(area["area"], tuple(t["name"] for t in topics), bool(area.get("catch_all"))))
             # The area's own column: a paper is about the area when its title names any of its topics.
             phrases = sorted({p for t in topics for p in t.get("phrases", [])})
@@ -126,16 +129,16 @@ def parse_vocabulary(text: str, source: str) -> Vocabulary:
     names = [e["name"] for e in entries]
     if len(names) != len(set(names)):
         raise DigestError(f"{source}: a topic name is used twice")
-    return Vocabulary(tuple(fields), tuple(entries), frozenset(broad))
+    return Vocabulary(tuple(fields), tuple(entries), frozenset(broad), frozenset(llm_era))
 
 
-def _broad_names(items: list) -> set[str]:
-    """Return the names of the `broad: true` topics among topic items (narrower ones included)."""
+def _flagged(items: list, flag: str) -> set[str]:
+    """Return the names of the topics among topic items (narrower ones included) whose `flag` is true."""
     names = set()
     for item in items:
         if isinstance(item, dict):
-            names |= {item["name"]} if item.get("broad") else set()
-            names |= _broad_names(item.get("narrower") or [])
+            names |= {item["name"]} if item.get(flag) else set()
+            names |= _flagged(item.get("narrower") or [], flag)
     return names
 
 
@@ -229,9 +232,10 @@ class FieldTagger:
         if not plains:
             return []
         features, probabilities = self.topic_model.scores(plains, tfidf)
-        return [self._choose(field, features, row, probabilities[row], max_topics) for row, field in enumerate(fields)]
+        return [self._choose(field, features, row, probabilities[row], max_topics, plains[row])
+                for row, field in enumerate(fields)]
 
-    def _choose(self, field: str, features, row: int, probs: np.ndarray, max_topics: int) -> FieldTags:
+    def _choose(self, field: str, features, row: int, probs: np.ndarray, max_topics: int, plain: str) -> FieldTags:
         model = self.topic_model
         areas = self._areas[field]
         over = self._columns[field][probs[self._columns[field]] >= self._thresholds[field]]
@@ -240,11 +244,11 @@ class FieldTagger:
              *self._phrased(field, features, row)],
             key=lambda item: (-item[0], item[1]),
         )
-        passing = self._subjects(passing, features, row)
+        passing = self._subjects(self._allowed(passing, plain), features, row)
         if all(name in self.vocabulary.broad for _, name, _, _ in passing):
             # Nothing, or only a broad topic: a narrower topic the abstract names, just under its threshold,
             # is the subject ("Video-Language Understanding" of a video paragraph captioner, not "Video Analysis").
-            passing = self._fallback(field, features, row, probs) or passing
+            passing = self._fallback(field, features, row, probs, plain) or passing
         if len(passing) > 1 and passing[0][0] < WEAK_TOPIC:
             passing = self._by_area(passing, probs)
         chosen = passing[:1] + [p for p in passing[1:] if p[0] >= FURTHER_TOPIC_FLOOR]
@@ -308,7 +312,16 @@ class FieldTagger:
             return first
         return next((name for p, name in ranked if name not in self._catch_all and p >= CATCH_ALL_RATIO * level), first)
 
-    def _fallback(self, field: str, features, row: int, probs: np.ndarray) -> list[tuple[float, str, int, str]]:
+    def _allowed(self, passing: list[tuple[float, str, int, str]], plain: str) -> list:
+        """Return the candidates without an LLM-era topic ("LLM Reasoning") unless the abstract names a language model.
+
+        Looked for only when such a topic is a candidate: the mention's pattern is long, most abstracts need none.
+        """
+        if not any(name in self.vocabulary.llm_era for _, name, _, _ in passing) or mentions_language_model(plain):
+            return passing
+        return [p for p in passing if p[1] not in self.vocabulary.llm_era]
+
+    def _fallback(self, field: str, features, row: int, probs: np.ndarray, plain: str) -> list:
         """Return the paper's best topic (not a broad one) under its threshold when the abstract names it, else nothing.
 
         A topic qualifies when the abstract names it as its subject (one of its phrases in a contribution
@@ -331,7 +344,7 @@ class FieldTagger:
                 named and probs[c] >= FALLBACK_MARGIN * model.thresholds[c]
             ):
                 found.append((float(probs[c]), model.names[c], c, self._area_of[c]))
-        return sorted(found, key=lambda item: (-item[0], item[1]))[:1]
+        return self._allowed(sorted(found, key=lambda item: (-item[0], item[1])), plain)[:1]
 
     def _phrased(self, field: str, features, row: int) -> list[tuple[float, str, int, str]]:
         """Return the topics without a classifier (too few titled papers) that the abstract names as its subject.
