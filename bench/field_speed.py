@@ -3,7 +3,7 @@
     python bench/field_speed.py [--code DIR] [--corpora ../shared/corpora]
 
 The field stage as `bench/field_tags.py` times it (the field model, then each paper's areas and
-topics in its venue's digest: `fields.in_digest_fields`), one core's CPU time per abstract, the best
+topics in its venue's digest: `own_fields.in_digest_fields`), one core's CPU time per abstract, the best
 of three runs, for ACL 2022, CVPR 2019 and IROS 2022. `--code DIR` times another checkout's
 generator (main, for "before"): run both back to back on the same machine.
 """
@@ -28,7 +28,11 @@ def main() -> None:
     # Imported once the path is set: the checkout's generator is timed.
     from bench.field_tags import held_out
     from generator.enrich.areas import load_model
-    from generator.enrich.fields import in_digest_fields, load_field_tagger
+    from generator.enrich.fields import load_field_tagger
+    try:
+        from generator.enrich.own_fields import in_digest_fields
+    except ImportError:  # a checkout from before in_digest_fields moved (--code)
+        from generator.enrich.fields import in_digest_fields  # type: ignore[attr-defined,no-redef]
     from generator.text import to_plain
 
     venues = held_out(args.corpora)

@@ -1,6 +1,6 @@
 """Measure the field vocabulary on the held-out venue-years (prints figures; not a test).
 
-    python bench/field_tags.py [--corpora ../shared/corpora]
+    python bench/field_tags.py [--corpora ../shared/corpora] [--tune [--show N]]
 
 For each venue-year of `bench.split.HELD_OUT_VENUES` (never read to train or tune):
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import sys
 import time
@@ -37,19 +38,21 @@ from generator.enrich.area_gate import reranked
 from generator.enrich.areas import load_model
 from generator.enrich.fields import (
     AREA_PREFIX,
-    digest_field,
     field_topics,
-    in_digest_fields,
     load_field_tagger,
     load_vocabulary,
 )
 from generator.enrich.folding import area_tags
 from generator.enrich.keywords import named_topics
 from generator.enrich.open_topics import open_topics
+from generator.enrich.own_fields import digest_field, in_digest_fields
 from generator.enrich.tags import load_topics
 from generator.enrich.topic_model import load_topic_model, tag_topics
 from generator.settings import Settings
 from generator.text import to_plain
+
+#: The fields `--tune` measures (those the strict readers judge).
+TUNE_FIELDS = ("Natural Language Processing", "Computer Vision", "Robotics")
 
 
 def held_out(corpora: Path) -> dict[str, list[dict]]:
@@ -63,8 +66,36 @@ def held_out(corpora: Path) -> dict[str, list[dict]]:
     return venues
 
 
-def measure(venue: str, records: list[dict]) -> None:
-    """Print one venue-year's figures."""
+def tune_fold(corpora: Path) -> dict[str, list[dict]]:
+    """Return, per field of `TUNE_FIELDS`, the papers of the tune part's threshold fold (never a held-out one).
+
+    The threshold fold is the fifth of the tune part that picked the field topic model's thresholds
+    (`train_topic_model.calibration_fold`): no classifier was fitted on it, so it is where the
+    tagger's rules are tuned.
+    """
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from train_field_model import capped, read_corpora
+    from train_topic_model import calibration_fold
+
+    records = [r for r in capped(read_corpora(corpora), 20000) if calibration_fold(r["id"])]
+    return {field: [r for r in records if r["field"] == field] for field in TUNE_FIELDS}
+
+
+def show(records: list[dict], count: int) -> None:
+    """Print `count` papers (the first by a hash of their titles): title, field areas and topics, for reading."""
+    plains = [to_plain(r["abstract"]) for r in records]
+    tagger = load_field_tagger()
+    assert tagger is not None
+    tags = in_digest_fields(tagger.tag(load_model().features(plains)), plains)
+    order = sorted(range(len(records)), key=lambda i: hashlib.sha256(records[i]["title"].encode()).hexdigest())
+    for i in order[:count]:
+        areas = "; ".join(a.name for a in tags[i].areas)
+        topics = "; ".join(t.name for t in tags[i].topics) or "(none)"
+        print(f"- {records[i]['title']}\n    area: {areas} | topics: {topics}")
+
+
+def measure(venue: str, records: list[dict], own: str | None = None) -> None:
+    """Print one venue-year's figures (or a field's tune fold: `own` its field)."""
     vocabulary = load_vocabulary()
     topics = field_topics(vocabulary)
     tagger = load_field_tagger()
@@ -76,7 +107,7 @@ def measure(venue: str, records: list[dict]) -> None:
     fields = [t.field for t in tags]
     tags = in_digest_fields(tags, plains)
     seconds = time.process_time() - start
-    own = vocabulary.field_of_venue(venue)
+    own = own or vocabulary.field_of_venue(venue)
     main = digest_field(fields)
     in_field = [i for i, f in enumerate(fields) if f == own]
     print(f"{venue} ({len(records)} papers, field {own}): field right {len(in_field) / len(records):.3f}; "
@@ -139,7 +170,18 @@ def _share(rows: list[int], test) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpora", default=str(ROOT.parent / "shared" / "corpora"))
+    parser.add_argument("--tune", action="store_true",
+                        help="the tune part's threshold fold of NLP, vision, robotics (not the held-out venue-years)")
+    parser.add_argument("--show", type=int, default=0, help="with --tune: print this many papers' tags of each field")
     args = parser.parse_args()
+    if args.tune:
+        for field, records in tune_fold(Path(args.corpora)).items():
+            if args.show:
+                print(f"## {field}")
+                show(records, args.show)
+            else:
+                measure(f"{field}, tune fold", records, field)
+        return
     for venue, records in held_out(Path(args.corpora)).items():
         measure(venue, records)
 

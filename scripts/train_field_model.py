@@ -13,8 +13,10 @@ regression, classes weighted alike).
 
 The field topic model learns aboutness from titles: for each field, its papers are
 labelled by their titles (and the keywords of venues that give them): a paper is a
-positive of a topic when its title names the topic (`keywords.named_topics`, the
-topic model's label rule), of an area when it names any topic of the area. Four
+positive of a topic when its title names the topic as its subject (`title_labels`: the
+topic model's label rule, `keywords.named_topics`, with a word inside another topic's longer
+phrase that phrase's only, as the abstract's features count it), of an area when it names any
+topic of the area. Four
 fifths fit one L2 logistic regression per column on `topic_model.featurize`'s
 features (TF-IDF and where each topic's phrases sit: anywhere, contribution
 sentences, results sentences); one fifth picks each column's threshold, the lowest
@@ -48,6 +50,7 @@ from generator.enrich.fields import (
     load_vocabulary,
 )
 from generator.enrich.keywords import named_topics
+from generator.enrich.tags import Topic, topic_hits
 from generator.enrich.topic_model import DECIMALS, featurize, vocabulary_fingerprint
 from generator.text import to_plain
 
@@ -99,6 +102,26 @@ def train_field_model(records: list[dict], area_model, out: Path, c: float) -> N
     print(f"field model: {len(records)} papers {counts} -> {out}")
 
 
+def title_labels(topics: tuple[Topic, ...], record: dict) -> set[str]:
+    """Return the topics a training paper is a positive of: those its keywords name, and its title's subjects.
+
+    The title names a topic as the abstract's features do (`tags.topic_hits(strict=True)`): a word inside
+    another topic's longer phrase is that phrase's, so "Temporal Action Segmentation" is action
+    recognition and not semantic segmentation, "Video Deraining" image restoration and not video
+    analysis. A named topic's parent is named too (`keywords.named_topics`).
+    """
+    keywords = [k for k in record.get("keywords") or [] if isinstance(k, str)]
+    named = named_topics(topics, keywords)
+    parents = {topic.name: topic.parent for topic in topics if topic.parent}
+    for index, _, _, _ in topic_hits(record["title"], topics, strict=True):
+        name = topics[index].name
+        named.add(name)
+        while name in parents and parents[name] not in named:
+            name = parents[name]
+            named.add(name)
+    return named
+
+
 def train_topic_model(records: list[dict], area_model, args) -> None:
     from sklearn.linear_model import LogisticRegression
 
@@ -115,8 +138,7 @@ def train_topic_model(records: list[dict], area_model, args) -> None:
             continue
         plains = [to_plain(r["abstract"]) for r in mine]
         features = featurize(plains, area_model, topics, strict=True).matrix
-        labels = [named_topics(topics, [k for k in r.get("keywords") or [] if isinstance(k, str)], r["title"])
-                  for r in mine]
+        labels = [title_labels(topics, r) for r in mine]
         calib = np.array([calibration_fold(r["id"]) for r in mine])
         fit_rows, calib_rows = np.flatnonzero(~calib), np.flatnonzero(calib)
         for area in field.areas:

@@ -21,12 +21,11 @@ from ..text import to_plain
 from .area_gate import AREA_GATE_PATH, reranked
 from .areas import Area, AreaGuess, load_model, load_taxonomy
 from .candidates import topic_candidates
+from .field_record import FieldTags
 from .fields import (
     MACHINE_LEARNING_TAGS,
-    FieldTags,
     bundled_field_topics,
     load_field_tagger,
-    with_source_field,
 )
 from .folding import area_tags, fold_topics, merge_tags
 from .keywords import keyword_tags, subject_keywords
@@ -34,7 +33,7 @@ from .maps import FORK_FROM, MapLayout
 from .native import native_text
 from .open_topics import open_topics
 from .overrides import load_overrides
-from .own_fields import field_parents, in_own_fields
+from .own_fields import field_parents, in_own_fields, with_source_field
 from .related import MAP_NEIGHBOURS, NeighbourMemo, closest_from, nearest_kept
 from .summaries import summarize
 from .tags import Topic, load_topics, tag_slug

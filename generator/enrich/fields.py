@@ -16,8 +16,7 @@ any comparison, so every machine gives the same field, areas and topics.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -29,7 +28,8 @@ import yaml
 from ..errors import DigestError
 from ..model import Tag
 from .areas import AreaModel, load_model
-from .tags import PHRASE_MIN_SCORE, Topic, phrase_confidence, tag_slug, topics_from_entries
+from .field_record import FieldTags
+from .tags import PHRASE_MIN_SCORE, Topic, mentions_language_model, phrase_confidence, tag_slug, topics_from_entries
 from .topic_model import FURTHER_TOPIC_FLOOR, TopicModel, names_subject, vocabulary_fingerprint
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -51,14 +51,10 @@ FALLBACK_PROBABILITY = 0.15
 FALLBACK_MARGIN = 0.5
 #: The phrase score that names a topic for `FALLBACK_MARGIN`: a phrase of several words (1.5), or two mentions.
 FALLBACK_EVIDENCE = 1.5
+#: Under this probability a paper's first topic is weak: its candidates are ordered with their areas' (`_by_area`).
+WEAK_TOPIC = 0.5
 #: A catch-all area ("Learning for Vision") first only when no specific area is at least this share as likely.
 CATCH_ALL_RATIO = 0.5
-#: In a digest of a field other than machine learning, a paper the field model gives at least this
-#: probability of the digest's field is shown in that field (a multimodal ACL paper stays an NLP paper).
-IN_DIGEST_FIELD = 0.15
-#: A digest at least this share of whose papers are of one field is that field's digest (a venue's list: ACL,
-#: CVPR, IROS): each of its papers is shown in that field, whose areas are the home a reader of it looks for.
-FIELD_DIGEST_SHARE = 0.75
 
 
 @dataclass(frozen=True)
@@ -86,6 +82,10 @@ class Vocabulary:
 
     fields: tuple[Field, ...]
     entries: tuple[dict, ...]
+    #: Topics that name a medium or a backbone more often than a subject (`broad: true`: "Video Analysis").
+    broad: frozenset[str] = frozenset()
+    #: Topics given only to an abstract that mentions a language model (`llm_era: true`: "LLM Reasoning").
+    llm_era: frozenset[str] = frozenset()
 
     def field_of_venue(self, venue: str) -> str | None:
         """Return the field of a venue ("ACL 2022" -> NLP), by its first word; None when no field lists it."""
@@ -109,13 +109,15 @@ def _topic_entries(items: list, area: str, parent: str, source: str) -> list[dic
 def parse_vocabulary(text: str, source: str) -> Vocabulary:
     """Return the fields of a fields.yaml text; raise DigestError naming the source when it is malformed."""
     items = yaml.safe_load(text) or []
-    fields, entries = [], []
+    fields, entries, broad, llm_era = [], [], set(), set()
     for item in items:
         if not isinstance(item, dict) or not isinstance(item.get("field"), str):
             raise DigestError(f"{source}: each entry needs a `field`")
         areas = []
         for area in item.get("areas") or []:
             topics = _topic_entries(area.get("topics") or [], area["area"], "", source)
+            broad |= _flagged(area.get("topics") or [], "broad")
+            llm_era |= _flagged(area.get("topics") or [], "llm_era")
             areas.append(FieldArea(area["area"], tuple(t["name"] for t in topics), bool(area.get("catch_all"))))
             # The area's own column: a paper is about the area when its title names any of its topics.
             phrases = sorted({p for t in topics for p in t.get("phrases", [])})
@@ -127,7 +129,17 @@ def parse_vocabulary(text: str, source: str) -> Vocabulary:
     names = [e["name"] for e in entries]
     if len(names) != len(set(names)):
         raise DigestError(f"{source}: a topic name is used twice")
-    return Vocabulary(tuple(fields), tuple(entries))
+    return Vocabulary(tuple(fields), tuple(entries), frozenset(broad), frozenset(llm_era))
+
+
+def _flagged(items: list, flag: str) -> set[str]:
+    """Return the names of the topics among topic items (narrower ones included) whose `flag` is true."""
+    names = set()
+    for item in items:
+        if isinstance(item, dict):
+            names |= {item["name"]} if item.get(flag) else set()
+            names |= _flagged(item.get("narrower") or [], flag)
+    return names
 
 
 @lru_cache(maxsize=1)
@@ -167,43 +179,8 @@ class FieldModel:
         return [self.names[int(np.argmax(row))] for row in self.probabilities(tfidf)]
 
 
-@dataclass(frozen=True)
-class FieldTags:
-    """What the field vocabulary says of one paper: its field, its areas there and its topics there."""
-
-    field: str
-    areas: tuple[Tag, ...] = ()
-    topics: tuple[Tag, ...] = ()
-    #: The field model's probability of each field (by name; rounded), empty when not known.
-    probabilities: tuple[tuple[str, float], ...] = ()
-
-    def probability(self, field: str) -> float:
-        """Return the field model's probability that the paper is of `field`."""
-        return dict(self.probabilities).get(field, 0.0)
-
-    def to_json(self) -> list:
-        return [self.field, [_tag_json(t) for t in self.areas], [_tag_json(t) for t in self.topics],
-                [list(p) for p in self.probabilities]]
-
-    @classmethod
-    def from_json(cls, data: list) -> FieldTags:
-        field, areas, topics, probabilities = data
-        return cls(str(field), tuple(_tag_of(t, "area") for t in areas), tuple(_tag_of(t, "topic") for t in topics),
-                   tuple((str(name), float(p)) for name, p in probabilities))
-
-
 #: The field tags of a paper of machine learning (or of a digest that is machine learning's): none.
 MACHINE_LEARNING_TAGS = FieldTags(MACHINE_LEARNING)
-
-
-def _tag_json(tag: Tag) -> list:
-    return [tag.name, tag.confidence, list(tag.evidence), tag.parent]
-
-
-def _tag_of(data: list, kind: str) -> Tag:
-    name, confidence, evidence, parent = data
-    return Tag(str(name), tag_slug(str(name)), "area" if kind == "area" else "topic", float(confidence),
-               tuple(str(e) for e in evidence), str(parent))
 
 
 class FieldTagger:
@@ -221,6 +198,7 @@ class FieldTagger:
             for f in vocabulary.fields
         }
         self._parents = {t.name: t.parent for t in topic_model.feature_topics if t.parent}
+        self._area_column = {name: c for areas in self._areas.values() for name, c, _ in areas}
         self._catch_all = frozenset(a.name for f in vocabulary.fields for a in f.areas if a.catch_all)
         #: Each topic column's area; per field, its learned topic columns and their thresholds (one comparison a
         #: paper), and its topics without a classifier with their phrase indexes.
@@ -254,9 +232,10 @@ class FieldTagger:
         if not plains:
             return []
         features, probabilities = self.topic_model.scores(plains, tfidf)
-        return [self._choose(field, features, row, probabilities[row], max_topics) for row, field in enumerate(fields)]
+        return [self._choose(field, features, row, probabilities[row], max_topics, plains[row])
+                for row, field in enumerate(fields)]
 
-    def _choose(self, field: str, features, row: int, probs: np.ndarray, max_topics: int) -> FieldTags:
+    def _choose(self, field: str, features, row: int, probs: np.ndarray, max_topics: int, plain: str) -> FieldTags:
         model = self.topic_model
         areas = self._areas[field]
         over = self._columns[field][probs[self._columns[field]] >= self._thresholds[field]]
@@ -265,8 +244,13 @@ class FieldTagger:
              *self._phrased(field, features, row)],
             key=lambda item: (-item[0], item[1]),
         )
-        if not passing:
-            passing = self._fallback(field, features, row, probs)
+        passing = self._subjects(self._allowed(passing, plain), features, row)
+        if all(name in self.vocabulary.broad for _, name, _, _ in passing):
+            # Nothing, or only a broad topic: a narrower topic the abstract names, just under its threshold,
+            # is the subject ("Video-Language Understanding" of a video paragraph captioner, not "Video Analysis").
+            passing = self._fallback(field, features, row, probs, plain) or passing
+        if len(passing) > 1 and passing[0][0] < WEAK_TOPIC:
+            passing = self._by_area(passing, probs)
         chosen = passing[:1] + [p for p in passing[1:] if p[0] >= FURTHER_TOPIC_FLOOR]
         chosen = chosen[:max_topics]
         topics = tuple(
@@ -279,6 +263,35 @@ class FieldTagger:
         area = Tag(area_name, tag_slug(area_name), "area", round(float(probs[column]), 3),
                    model.evidence(features, row, column))
         return FieldTags(field, (area,), topics)
+
+    def _by_area(self, passing: list[tuple[float, str, int, str]], probs: np.ndarray) -> list:
+        """Return the candidate topics, the likeliest with its area first (ties by name).
+
+        Each area's classifier learned from every title that names any of its topics: when the topics'
+        own classifiers are unsure (`WEAK_TOPIC`), it is a second opinion on which candidate is the
+        subject. A task planner for a mobile manipulator is a little more likely "Robot Manipulation"
+        than "Task & Motion Planning" by the topics' classifiers (0.42 against 0.36), and far more likely
+        of "Motion Planning & Control" than of "Manipulation & Grasping" (0.62 against 0.26).
+        """
+        column = self._area_column
+        return sorted(passing, key=lambda item: (-round(item[0] * float(probs[column[item[3]]]), DECIMALS), item[1]))
+
+    def _subjects(self, passing: list[tuple[float, str, int, str]], features, row: int) -> list:
+        """Return a paper's candidate topics without the broad ones, unless a broad one is all it has and its subject.
+
+        A broad topic names the medium or the backbone of many subjects ("Video Analysis" of a video
+        deraining method, "Pretrained Language Models" of an ensembling method run on BERT): it stands
+        only when no narrower topic of the field is a candidate and the abstract names it as its subject
+        (a contribution sentence, or named again and again: `names_subject`).
+        """
+        if not any(name in self.vocabulary.broad for _, name, _, _ in passing):
+            return passing
+        narrower = [p for p in passing if p[1] not in self.vocabulary.broad]
+        if narrower:
+            return narrower
+        model = self.topic_model
+        return [p for p in passing if (index := model.phrase_index(p[1])) is not None
+                and names_subject(features, row, index)]
 
     def _first_area(self, field: str, topic_areas: list[str], probs: np.ndarray) -> str:
         """Return a paper's area: its first topic's, else its likeliest; a catch-all only when no specific one fits.
@@ -299,8 +312,17 @@ class FieldTagger:
             return first
         return next((name for p, name in ranked if name not in self._catch_all and p >= CATCH_ALL_RATIO * level), first)
 
-    def _fallback(self, field: str, features, row: int, probs: np.ndarray) -> list[tuple[float, str, int, str]]:
-        """Return the paper's best topic under its threshold when the abstract names it, else nothing.
+    def _allowed(self, passing: list[tuple[float, str, int, str]], plain: str) -> list:
+        """Return the candidates without an LLM-era topic ("LLM Reasoning") unless the abstract names a language model.
+
+        Looked for only when such a topic is a candidate: the mention's pattern is long, most abstracts need none.
+        """
+        if not any(name in self.vocabulary.llm_era for _, name, _, _ in passing) or mentions_language_model(plain):
+            return passing
+        return [p for p in passing if p[1] not in self.vocabulary.llm_era]
+
+    def _fallback(self, field: str, features, row: int, probs: np.ndarray, plain: str) -> list:
+        """Return the paper's best topic (not a broad one) under its threshold when the abstract names it, else nothing.
 
         A topic qualifies when the abstract names it as its subject (one of its phrases in a contribution
         sentence, "We propose a dependency parser ...", or its phrases adding up to `SUBJECT_SCORE`) at
@@ -314,7 +336,7 @@ class FieldTagger:
         # Only a topic likely enough by either rule is looked at.
         for c in columns[probs[columns] >= np.minimum(FALLBACK_PROBABILITY, FALLBACK_MARGIN * thresholds)].tolist():
             index = model.phrase_index(model.names[c])
-            if index is None:
+            if index is None or model.names[c] in self.vocabulary.broad:
                 continue
             score = features.scores[row].get(index, 0.0)
             named = score >= FALLBACK_EVIDENCE or bool(features.contribution[row].get(index))
@@ -322,7 +344,7 @@ class FieldTagger:
                 named and probs[c] >= FALLBACK_MARGIN * model.thresholds[c]
             ):
                 found.append((float(probs[c]), model.names[c], c, self._area_of[c]))
-        return sorted(found, key=lambda item: (-item[0], item[1]))[:1]
+        return self._allowed(sorted(found, key=lambda item: (-item[0], item[1])), plain)[:1]
 
     def _phrased(self, field: str, features, row: int) -> list[tuple[float, str, int, str]]:
         """Return the topics without a classifier (too few titled papers) that the abstract names as its subject.
@@ -351,46 +373,6 @@ def area_names(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(a.name for f in vocabulary.fields for a in f.areas)
 
 
-def dumps(tags: list[FieldTags]) -> str:
-    """Return field tags as JSON (for the cache and tests)."""
-    return json.dumps([t.to_json() for t in tags], sort_keys=True)
-
-
-def digest_field(fields: list[str]) -> str:
-    """Return the field most of a digest's papers are of (machine learning on a tie or an empty digest).
-
-    Machine learning keeps today's areas and topics; a digest of another field shows, for each
-    of its papers outside machine learning, that paper's field's own areas and topics.
-    """
-    counts = {name: fields.count(name) for name in set(fields)}
-    if not counts:
-        return MACHINE_LEARNING
-    best = max(counts.values())
-    return MACHINE_LEARNING if counts.get(MACHINE_LEARNING) == best else min(n for n, c in counts.items() if c == best)
-
-
-#: arXiv categories that name a field (an arXiv export's keywords): the source's own word on the paper's field.
-ARXIV_FIELDS = {
-    "cs.CL": "Natural Language Processing", "cs.CV": "Computer Vision", "eess.IV": "Computer Vision",
-    "cs.RO": "Robotics", "cs.LG": MACHINE_LEARNING, "stat.ML": MACHINE_LEARNING, "cs.NE": MACHINE_LEARNING,
-    "cs.AI": "Artificial Intelligence", "cs.MA": "Artificial Intelligence", "cs.LO": "Artificial Intelligence",
-    "math.ST": "Learning Theory & Statistics", "stat.TH": "Learning Theory & Statistics",
-    "cs.IR": "Web & Data Mining", "cs.SI": "Web & Data Mining", "cs.GR": "Computer Graphics",
-}
-
-
-def with_source_field(tags: FieldTags, keywords: tuple[str, ...]) -> FieldTags:
-    """Return a paper's field tags with the field its first arXiv category names, when it gives one.
-
-    An arXiv export lists a paper's categories as its keywords, the primary one first ("cs.CL").
-    """
-    field = next((ARXIV_FIELDS[k.strip()] for k in keywords if k.strip() in ARXIV_FIELDS), None)
-    if field is None or field == tags.field:
-        return tags
-    others = tuple((name, p) for name, p in tags.probabilities if name != field)
-    return replace(tags, field=field, probabilities=((field, 1.0), *others))
-
-
 @lru_cache(maxsize=1)
 def bundled_field_topics() -> tuple[Topic, ...]:
     """Return the compiled topics (and area columns) of the bundled fields vocabulary."""
@@ -402,40 +384,3 @@ def vocabulary_topics(field: str) -> tuple[Topic, ...]:
     """Return the topics of one bundled field (no area columns): what a source's keywords may join in that field."""
     names = {t for f in load_vocabulary().fields if f.name == field for a in f.areas for t in a.topics}
     return tuple(t for t in bundled_field_topics() if t.name in names)
-
-
-def in_digest_fields(tags: list[FieldTags], plains: list[str]) -> list[FieldTags]:
-    """Return, for each paper of a digest, the field tags it is shown with (none: the ICLR areas and topics).
-
-    A digest most of whose papers are of machine learning (ICLR, NeurIPS) keeps the ICLR areas and
-    topics for every paper. In a digest at least half of whose papers are of another field (ACL, CVPR,
-    IROS), a paper that may be of that field (`IN_DIGEST_FIELD`) is shown in it and any other keeps the
-    ICLR areas and topics; in a venue's digest (`FIELD_DIGEST_SHARE` of it of one field), every paper is
-    shown in that field. In a mixed library (no field holds half of it), each paper of a field other
-    than machine learning is shown in its own field.
-    """
-    main = digest_field([t.field for t in tags])
-    tagger = load_field_tagger()
-    if main == MACHINE_LEARNING or tagger is None:
-        return [MACHINE_LEARNING_TAGS for _ in tags]
-    # A digest of one field: a paper that may be of it is shown in it. A mixed one (a library of several
-    # fields): each paper in its own field.
-    share = sum(t.field == main for t in tags) / len(tags)
-    single = share >= 0.5
-    # A venue's digest: its multimodal or learning papers are still papers of the venue's field.
-    floor = 0.0 if share >= FIELD_DIGEST_SHARE else IN_DIGEST_FIELD
-    # In a digest of one field, a paper not of it keeps ICLR's broad vocabulary: one site, two taxonomies
-    # at most. In a mixed library each paper is shown in its own field.
-    target = [
-        (main if t.field == main or t.probability(main) >= floor else MACHINE_LEARNING) if single
-        else t.field
-        for t in tags
-    ]
-    rows = [i for i, field in enumerate(target) if tagger.has_areas(field)]
-    placed = [MACHINE_LEARNING_TAGS if target[i] == MACHINE_LEARNING else tags[i] for i in range(len(tags))]
-    if rows:
-        texts = [plains[i] for i in rows]
-        found = tagger.tag_in(texts, load_model().features(texts), [target[i] for i in rows])
-        for i, tagged in zip(rows, found, strict=True):
-            placed[i] = replace(tagged, probabilities=tags[i].probabilities)
-    return placed
