@@ -1,4 +1,4 @@
-"""Paper pages, rendered in forked workers for large digests while the main process renders the rest.
+"""Paper pages, rendered in fresh processes for large digests (page_processes.py) while this renders the rest.
 
 A page whose inputs are the same as when it was last written (its key: the
 paper, its related papers' titles and links, its BibTeX entry, the templates
