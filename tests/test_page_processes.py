@@ -82,3 +82,13 @@ def test_an_error_preparing_a_job_is_raised_and_no_process_is_left(folder) -> No
             pytest.raises(KeyError, match="entry"):
         list(pool.pages(8, prepare))
     assert all(proc is None for proc in pool._procs)
+
+
+def test_pages_are_rendered_here_when_no_process_starts(folder, monkeypatch, tmp_path) -> None:
+    monkeypatch.setattr("generator.render.page_processes.sys.executable", str(tmp_path / "no-python"))
+    jobs = _jobs(3, 4)
+    here = _here(folder)
+    with PageProcesses(2, [str(folder)], "page.md.j2", COMMON, here) as pool:
+        assert pool._procs == [None, None]
+        rendered = _rendered(pool, jobs)
+    assert rendered == [[here(args) for args in job if args is not None] for job in jobs]

@@ -59,9 +59,10 @@ class PageProcesses:
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": home if not path else os.pathsep.join([home, path])}
         setup = pickle.dumps((list(folders), template, common), protocol=pickle.HIGHEST_PROTOCOL)
-        for _ in range(processes):
+        for share in range(processes):
+            self._procs.append(None)
             try:
-                proc = subprocess.Popen(
+                self._procs[share] = proc = subprocess.Popen(
                     [sys.executable, "-c", f"from {__name__} import _serve; _serve()"], env=env,
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 )
@@ -70,8 +71,7 @@ class PageProcesses:
                 proc.stdin.flush()
             except OSError:
                 log.info("a page process did not start; its pages are rendered here")
-                proc = None
-            self._procs.append(proc)
+                self._end(share)
 
     def pages(self, count: int, prepare: Callable[[int], Job]) -> Iterator[tuple[Job, list[bytes]]]:
         """Yield jobs 0 .. `count` - 1: each one's arguments (`prepare(k)`) and the pages of those not None."""
