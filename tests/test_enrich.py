@@ -154,7 +154,7 @@ def test_large_digests_give_the_same_result_and_pages_on_one_core_or_several(def
     one, layout = enrich_digest(papers, replace(settings, workers=1))
     several, forked = enrich_digest(papers, replace(settings, workers=2), draw_map=True)
     assert one == several
-    # Paper pages rendered by forked workers are the pages one process renders.
+    # Paper pages rendered by the page processes (render/page_processes.py) are the pages one process renders.
     from generator.render import render_pages
 
     pages = render_pages(one, layout, replace(settings, workers=1))

@@ -143,3 +143,23 @@ def test_a_dirty_build_rewrites_the_edited_page_and_checks_only_what_it_read(tmp
                              text=True, timeout=300, check=True)
     assert [line for line in process.stderr.splitlines() if line.startswith("WARNING") and "'dirty'" not in line] == []
     assert "Paper one" in (project / "site" / "papers" / "p1" / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("html", ['<p id="held">Held.</p>', "<p><a name='held'></a>Held.</p>", '<p\nID="held">Held.</p>'])
+def test_an_anchor_only_raw_html_defines_is_found_as_mkdocs_finds_it(tmp_path, html: str) -> None:
+    # lean_mkdocs skips MkDocs' HTML parse of a page whose text has no `id` or `name` attribute
+    # (`_raw_html_anchors`): a page with one still has its anchor, and a link to it builds strictly;
+    # a link to an anchor no page defines still fails.
+    project = _site(tmp_path, pages=4, words=10)
+    page = project / "docs" / "papers" / "p2.md"
+    page.write_text(page.read_text(encoding="utf-8") + f"\n{html}\n", encoding="utf-8")
+    index = project / "docs" / "index.md"
+    index.write_text(index.read_text(encoding="utf-8") + "\n[Held](papers/p2.md#held)\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore", "PAPER_DIGEST_SEARCH": "pagefind"}
+    command = [sys.executable, "-m", "generator.build.lean_mkdocs", "build", "--strict", "--site-dir", "site"]
+    built = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert built.returncode == 0, built.stderr
+    index.write_text(index.read_text(encoding="utf-8").replace("#held", "#gone"), encoding="utf-8")
+    failed = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert failed.returncode != 0
+    assert "'papers/p2.md' does not contain an anchor '#gone'" in failed.stderr

@@ -26,6 +26,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import sys
 import tempfile
 import zlib
@@ -34,6 +35,7 @@ from typing import IO, Any
 from mkdocs.commands import build as mkdocs_build
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure import pages as mkdocs_pages
 from mkdocs.utils import CountHandler
 
 #: The environment variable that names the site's search engine (engines.ENGINE_VARIABLE; not imported
@@ -254,11 +256,31 @@ _mkdocs_build_page = mkdocs_build._build_page
 _mkdocs_populate_page = mkdocs_build._populate_page
 
 
+#: An `id` or `name` attribute as Python's HTMLParser finds one (after a quote, space or slash, before a
+#: space, slash, `=` or `>`): a page without one anywhere has no anchor of its own in its HTML.
+_ANCHOR_ATTRIBUTE = re.compile(r"""(?:^|['"\s/])(?:id|name)(?:[\s/=>]|$)""", re.IGNORECASE)
+_mkdocs_raw_html_run = mkdocs_pages._RawHTMLPreprocessor.run
+
+
+def _raw_html_anchors(self: Any, lines: list[str]) -> list[str]:
+    """MkDocs' collector of the anchors a page's raw HTML defines, without its HTML parse when there are none.
+
+    It parses each page's whole Markdown with Python's HTMLParser only to find `id` (and `<a name>`)
+    attributes: about 8% of MkDocs' time at 20,000 papers, whose pages have none. A page whose text
+    has nothing an attribute so named could be has no anchor from it, as the parse would find.
+    """
+    if _ANCHOR_ATTRIBUTE.search("\n".join(lines)) is None:
+        self.present_anchor_ids = set()
+        return lines
+    return _mkdocs_raw_html_run(self, lines)
+
+
 def main() -> None:
     """Run MkDocs' command line (`mkdocs build ...`) with `LeanPages` added to the site's plugins."""
     from mkdocs.__main__ import cli
 
     mkdocs_build.build = _build_with_lean_pages
+    mkdocs_pages._RawHTMLPreprocessor.run = _raw_html_anchors  # type: ignore[method-assign]
     sys.argv[0] = "mkdocs"
     cli(prog_name="mkdocs")
 

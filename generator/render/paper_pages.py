@@ -1,4 +1,4 @@
-"""Paper pages, rendered in forked workers for large digests while the main process renders the rest.
+"""Paper pages, rendered in fresh processes for large digests (page_processes.py) while this renders the rest.
 
 A page whose inputs are the same as when it was last written (its key: the
 paper, its related papers' titles and links, its BibTeX entry, the templates
@@ -9,17 +9,17 @@ and code) is left as it is in the docs dir instead of rendered, through a
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from jinja2 import Template
+from jinja2 import FileSystemLoader, Template
 
 from ..model import Collection, Paper
 from ..rows import RowMemo
+from .page_processes import PageProcesses
 
 #: What of `PaperPages.common` a paper page shows; the rest (the digest's size, every
 #: collection) changes with any added paper and must not make every page render again.
@@ -66,25 +66,37 @@ class PaperPages:
 
         A reused page (the one in the docs dir is still right) is not read: its Markdown is None.
         """
+        path, key, arguments = self.arguments(paper)
+        if arguments is None:
+            return path, None, key, True
+        return path, self.text(arguments), key, False
+
+    def arguments(self, paper: Paper) -> tuple[str, str, dict | None]:
+        """Return the page's path, its key ('' without a memo) and its template's own arguments (None: reused)."""
         own = {tag.slug for tag in paper.tags}
         weak_from = len(paper.related) - paper.related_weak
         related = [
             (self.by_id[pid], [tag for tag in self.by_id[pid].tags if tag.slug in own], rank >= weak_from)
             for rank, pid in enumerate(paper.related) if pid in self.by_id
         ]
-        bibtex = citation(self.entries[paper.id])
-        collection = self.collections[paper.collection]
         key = ""
         if self.memo is not None:
             key = self._key(self.memo.fingerprint, self.record_keys[paper.id], related)
             if self.memo.kept(paper.path, key):
-                return paper.path, None, key, True
+                return paper.path, key, None
+        bibtex = citation(self.entries[paper.id])
+        collection = self.collections[paper.collection]
+        return paper.path, key, {"paper": paper, "collection": collection, "related": related, "bibtex": bibtex}
+
+    @property
+    def shown_common(self) -> dict:
+        """What of `common` the template is given: only what the page's key covers."""
+        return {name: self.common[name] for name in PAGE_COMMON}
+
+    def text(self, arguments: dict) -> bytes:
+        """Return the page rendered from its `arguments` (`arguments`), as UTF-8."""
         # Only what the key covers reaches the template (StrictUndefined: anything else fails loudly).
-        text = self.template.render(
-            **{name: self.common[name] for name in PAGE_COMMON}, paper=paper, collection=collection,
-            related=related, bibtex=bibtex,
-        )
-        return paper.path, text.encode("utf-8"), key, False
+        return self.template.render(**self.shown_common, **arguments).encode("utf-8")
 
     def _key(self, fingerprint: str, record_key: str, related: list[tuple[Paper, list, bool]]) -> str:
         # Everything the page shows, and nothing it does not. The paper's record key covers the
@@ -115,18 +127,10 @@ def citation(entry: str) -> str:
 
 
 _PAGES_PER_JOB = 500
-# What the workers render from: set before they fork, read-only after.
-_WORKER_PAGES: tuple[PaperPages, list[Paper]] | None = None
 
 
 def _render_batch(pages: PaperPages, papers: list[Paper], start: int) -> list[tuple[str, bytes | None, str, bool]]:
     return [pages.render(paper) for paper in papers[start : start + _PAGES_PER_JOB]]
-
-
-def _render_range(start: int) -> list[tuple[str, bytes | None, str, bool]]:
-    assert _WORKER_PAGES is not None, "set before the workers fork"
-    pages, papers = _WORKER_PAGES
-    return _render_batch(pages, papers, start)
 
 
 @contextmanager
@@ -135,18 +139,32 @@ def paper_pages_started(
 ) -> Iterator[Iterable[list[tuple[str, bytes | None, str, bool]]]]:
     """Start rendering every paper page; yield batches of (path, UTF-8 Markdown or None, key, reused) in input order.
 
-    With `workers` (forked processes sharing the papers and the compiled
-    template), they start at once, so the caller renders the other pages meanwhile.
+    With `workers` (fresh processes given each job's template arguments: page_processes.py), they
+    start at once, so the caller renders the other pages meanwhile. Without a template from a folder
+    (a FileSystemLoader's) to give them, the pages render here.
     """
-    # Forked workers inherit the pages and papers through this module global instead of pickling them.
-    global _WORKER_PAGES  # noqa: PLW0603
     starts = range(0, len(papers), _PAGES_PER_JOB)
-    if not workers:
+    loader = pages.template.environment.loader
+    if not workers or not isinstance(loader, FileSystemLoader) or pages.template.name is None:
         yield (_render_batch(pages, papers, start) for start in starts)
         return
-    _WORKER_PAGES = (pages, papers)
-    try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            yield pool.imap(_render_range, starts)
-    finally:
-        _WORKER_PAGES = None
+    metas: dict[int, list[tuple[str, str]]] = {}
+
+    def prepare(k: int) -> list[dict | None]:
+        # Run by a feeding thread per process: the keys and memo checks are made beside the caller's work.
+        chosen = [pages.arguments(paper) for paper in papers[starts[k] : starts[k] + _PAGES_PER_JOB]]
+        metas[k] = [(path, key) for path, key, _ in chosen]
+        return [arguments for _, _, arguments in chosen]
+
+    with PageProcesses(workers, list(loader.searchpath), pages.template.name, pages.shown_common, pages.text) as pool:
+        yield (
+            [(path, data, key, data is None) for (path, key), data in zip(metas.pop(k), _merged(job, rendered),
+                                                                           strict=True)]
+            for k, (job, rendered) in enumerate(pool.pages(len(starts), prepare))
+        )
+
+
+def _merged(job: list[dict | None], rendered: list[bytes]) -> list[bytes | None]:
+    """Return each page of `job`: its rendered bytes in order, None where the memo kept it."""
+    pages = iter(rendered)
+    return [next(pages) if arguments is not None else None for arguments in job]
