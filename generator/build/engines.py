@@ -14,6 +14,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from ..child_env import child_env
 from ..errors import DigestError
 from ..project import engine_config, project_config, theme_sources
 from ..settings import Settings
@@ -93,9 +94,7 @@ def _mkdocs(settings: Settings, config: Path, site: Path, env: dict[str, str], d
         "--site-dir", str(site),
     ]
     # The process imports this very package, wherever it was imported from (installed or not).
-    home = str(Path(__file__).resolve().parents[2])
-    path = env.get("PYTHONPATH")
-    env = {**env, "PYTHONPATH": home if not path else os.pathsep.join([home, path])}
+    env = child_env(env)
     process = subprocess.run(command, cwd=settings.project_dir, capture_output=True, text=True, env=env, check=False)
     warnings = [
         line for line in process.stderr.splitlines()

@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import html
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
+from ..child_env import child_env
 from ..errors import DigestError
 from ..model import Paper
 from ..rows import RowLayout
@@ -147,9 +147,7 @@ class Indexing:
         records.write_text("".join(line + "\n" for line in part.lines), encoding="utf-8")
         command = [sys.executable, "-m", f"{__package__}.indexer", str(records), str(pages), str(output)]
         # The process imports this very package, wherever it was imported from (installed or not).
-        home = str(Path(__file__).resolve().parents[2])
-        path = os.environ.get("PYTHONPATH")
-        env = {**os.environ, "PYTHONPATH": home if not path else os.pathsep.join([home, path])}
+        env = child_env()
         self._process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
         )

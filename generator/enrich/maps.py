@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import pickle
 import subprocess
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
+
+from ..child_env import child_env
 
 log = logging.getLogger(__name__)
 
@@ -151,9 +151,7 @@ class MapLayout:
         self._process: subprocess.Popen[bytes] | None = None
         if fork and len(neighbours) >= 3:
             # The process imports this very package, wherever it was imported from (installed or not).
-            home = str(Path(__file__).resolve().parents[2])
-            path = os.environ.get("PYTHONPATH")
-            env = {**os.environ, "PYTHONPATH": home if not path else os.pathsep.join([home, path])}
+            env = child_env()
             try:
                 self._process = subprocess.Popen(
                     [sys.executable, "-c", f"from {__name__} import _draw; _draw()"], env=env,

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import pickle
 import queue
 import subprocess
@@ -27,6 +26,8 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
+
+from ..child_env import child_env
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +56,7 @@ class PageProcesses:
         self._threads: list[threading.Thread] = []
         self._procs: list[subprocess.Popen[bytes] | None] = []
         # The process imports this very package, wherever it was imported from (installed or not).
-        home = str(Path(__file__).resolve().parents[2])
-        path = os.environ.get("PYTHONPATH")
-        env = {**os.environ, "PYTHONPATH": home if not path else os.pathsep.join([home, path])}
+        env = child_env()
         setup = pickle.dumps((list(folders), template, common), protocol=pickle.HIGHEST_PROTOCOL)
         for share in range(processes):
             self._procs.append(None)

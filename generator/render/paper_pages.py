@@ -94,7 +94,7 @@ class PaperPages:
         return {name: self.common[name] for name in PAGE_COMMON}
 
     def text(self, arguments: dict) -> bytes:
-        """Return the page rendered from its `arguments` (`arguments`), as UTF-8."""
+        """Return the page rendered from its template arguments (`arguments`), as UTF-8."""
         # Only what the key covers reaches the template (StrictUndefined: anything else fails loudly).
         return self.template.render(**self.shown_common, **arguments).encode("utf-8")
 
