@@ -136,6 +136,10 @@ def run_build(project: Path, label: str) -> None:
         raise SystemExit(output[-3000:])
     print(f"{label} {time.perf_counter() - start:.1f} s, peak memory {usage.ru_maxrss / 1024:,.0f} MB "
           f"(largest process), {together[0] / 1024:,.0f} MB (all processes at once)")
+    # The build's own split of its time (generator, MkDocs, search), from its summary.
+    for line in output.splitlines():
+        if line.lstrip("│ ").startswith("Time"):
+            print("  " + line.strip("│ \n"))
 
 
 def build(size: int, corpora: Path, work: Path, edit: bool = False) -> Path:

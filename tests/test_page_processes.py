@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import pickle
+
 import pytest
 from jinja2 import UndefinedError
 
@@ -61,6 +64,23 @@ def test_a_process_that_dies_has_its_pages_rendered_here(folder) -> None:
                 assert proc is not None
                 proc.kill()
     assert out == [[here(args) for args in job if args is not None] for job in jobs]
+
+
+def test_a_garbled_answer_has_its_pages_rendered_here(folder) -> None:
+    # Two byte strings and an APPEND: the unpickler raises AttributeError, not an UnpicklingError.
+    garbled = b"\x80\x02C\x01aC\x01ba."
+    with pytest.raises(AttributeError):
+        pickle.loads(garbled)
+    jobs = _jobs(5, 6)
+    here = _here(folder)
+    with PageProcesses(2, [str(folder)], "page.md.j2", COMMON, here) as pool:
+        proc = pool._procs[1]
+        assert proc is not None and proc.stdout is not None
+        real = proc.stdout
+        proc.stdout = io.BufferedReader(io.BytesIO(garbled))  # type: ignore[assignment]
+        rendered = _rendered(pool, jobs)
+    real.close()
+    assert rendered == [[here(args) for args in job if args is not None] for job in jobs]
 
 
 def test_a_template_error_is_raised_in_the_generator_as_in_one_process(folder) -> None:

@@ -181,7 +181,7 @@ def _read(proc: subprocess.Popen[bytes]) -> list[bytes] | None:
     assert proc.stdout is not None
     try:
         pages = pickle.load(proc.stdout)
-    except (OSError, EOFError, pickle.UnpicklingError, ValueError):
+    except Exception:  # (a stream cut or garbled anywhere raises whatever the unpickler meets there)
         return None
     return pages if isinstance(pages, list) else None
 
