@@ -32,11 +32,14 @@ import tempfile
 import zlib
 from typing import IO, Any
 
+from markdown.extensions import md_in_html
 from mkdocs.commands import build as mkdocs_build
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure import pages as mkdocs_pages
 from mkdocs.utils import CountHandler
+
+from .raw_html import whole_blocks
 
 #: The environment variable that names the site's search engine (engines.ENGINE_VARIABLE; not imported
 #: from there so that this process imports no more than MkDocs).
@@ -275,12 +278,22 @@ def _raw_html_anchors(self: Any, lines: list[str]) -> list[str]:
     return _mkdocs_raw_html_run(self, lines)
 
 
+_markdown_html_blocks_run = md_in_html.HtmlBlockPreprocessor.run
+
+
+def _html_blocks(self: Any, lines: list[str]) -> list[str]:
+    """`md_in_html`'s raw-HTML block pass, without its HTML parse for a page of whole blocks (raw_html.py)."""
+    done = whole_blocks(self.md, lines)
+    return _markdown_html_blocks_run(self, lines) if done is None else done
+
+
 def main() -> None:
     """Run MkDocs' command line (`mkdocs build ...`) with `LeanPages` added to the site's plugins."""
     from mkdocs.__main__ import cli
 
     mkdocs_build.build = _build_with_lean_pages
     mkdocs_pages._RawHTMLPreprocessor.run = _raw_html_anchors  # type: ignore[method-assign]
+    md_in_html.HtmlBlockPreprocessor.run = _html_blocks  # type: ignore[method-assign]
     sys.argv[0] = "mkdocs"
     cli(prog_name="mkdocs")
 

@@ -1,0 +1,120 @@
+"""The raw-HTML block pass without an HTML parse (build/raw_html.py): what Python-Markdown's own pass gives."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as etree
+from pathlib import Path
+
+import markdown
+import pytest
+from markdown.extensions import md_in_html
+from mkdocs.utils import meta
+
+from generator.build.lean_mkdocs import _html_blocks
+from generator.build.raw_html import whole_blocks
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _passes(source: str) -> tuple[tuple[list[str], list], tuple[list[str], list], bool]:
+    """Python-Markdown's pass over `source` and the build's (its lines and stash each), and whether it took the short way."""
+    results = []
+    for run in (md_in_html.HtmlBlockPreprocessor.run, _html_blocks):
+        md = markdown.Markdown(extensions=["md_in_html", "attr_list", "toc"])
+        lines = md.preprocessors["normalize_whitespace"].run(source.split("\n"))
+        done = run(md.preprocessors["html_block"], lines)
+        # (`md_in_html` stashes a `markdown` block as an element: compared by its serialisation)
+        stash = [item if isinstance(item, str) else etree.tostring(item) for item in md.htmlStash.rawHtmlBlocks]
+        results.append((done, stash))
+    md = markdown.Markdown(extensions=["md_in_html"])
+    short = whole_blocks(md, md.preprocessors["normalize_whitespace"].run(source.split("\n"))) is not None
+    return results[0], results[1], short
+
+
+def _pages(docs: Path) -> list[Path]:
+    return sorted(docs.rglob("*.md"))
+
+
+@pytest.mark.parametrize("fixture", ["default_site", "hostile_site"])
+def test_every_page_the_generator_writes_gets_the_pass_python_markdown_gives(fixture, request) -> None:
+    site = request.getfixturevalue(fixture)
+    settings = site if fixture == "default_site" else site[0]
+    pages = _pages(settings.docs_path)
+    short = {}
+    for page in pages:
+        body, _ = meta.get_data(page.read_text(encoding="utf-8"))
+        theirs, ours, short[page] = _passes(body)
+        assert ours == theirs, page
+    papers = [page for page in pages if page.parent.name == "papers"]
+    taken = sum(short[page] for page in papers)
+    if fixture == "default_site":
+        # The point of it: nearly every paper page skips the parse (those left have an autolink's `<`).
+        assert taken >= 0.85 * len(papers), (taken, len(papers))
+    else:
+        # Attacks in the abstract that the parse would read as HTML (or an entity) send their page the long way.
+        assert 0 < taken < len(papers)
+
+
+@pytest.mark.parametrize(
+    ("source", "short"),
+    [
+        ("# T\n\n<p class=\"x\" data-y>A <a href=\"../b/\">b</a> &amp; c &#8217; d & e</p>\n\nText & more.\n", True),
+        ("<details class=\"info\">\n<summary>Why?</summary>\n<ul>\n<li><strong>A</strong> b</li>\n</ul>\n</details>\n",
+         True),
+        ("Text\n\n<pre><code class=\"language-bibtex\">@misc{a,\n  title = {{A}},\n\n}\n</code></pre>\n\n## End\n", False),
+        ("<pre><code>@misc{a,\n  title = {{A &amp; B}},\n}\n</code></pre>\n\n## Source { data-x }\n\n<ul>\n<li>x</li>\n</ul>", True),
+        ("<p>a</p>\n<p>b</p>\n\nText\n", False),  # two elements in one block
+        ("<p>a</p> tail\n\nText\n", False),  # text after the element on its line
+        ("<p>a</p>\ntext\n\nText\n", False),  # text on the next line, no blank line
+        ("A [link](<https://example.org/a b>) in text\n\n<p>x</p>\n", False),  # an autolink's `<`
+        ("AT&T and &copy without a semicolon\n\n<p>x</p>\n", False),  # the parse writes `&T;`, `&copy;`
+        ("<p>a &name-x; b</p>\n", False),
+        ("<!-- a comment -->\n\n<p>x</p>\n", False),
+        ("<script>var a = '<p>';</script>\n\nText\n", False),
+        ("<div markdown>\n\n*emphasis*\n\n</div>\n", False),
+        ("<div markdown=\"1\">\n\n*emphasis*\n\n</div>\n", False),
+        ("<P>upper</P>\n\nText\n", False),
+        ("   <p>indented</p>\n\nText\n", False),
+        ("<p>a<br>b</p>\n\nText\n", False),
+        ("<p>a<br/>b</p>\n\nText\n", False),
+        ("<ul>\n<li>a\n</ul>\n", False),  # an unclosed tag
+        ("<ul>\n<li>a</ul></li>\n", False),  # misnested
+        ("<p>a</p></p>\n", False),
+        ("<span>inline</span> at a line's start\n\nText\n", False),
+        ("<p title=\"a > b\">x</p>\n\nText\n", True),
+        ("<p title='a' data-x=b>x</p>\n\nText\n", True),
+        ("<p>a</p>", True),  # the last block, no newline after it
+        ("\n\n\n<p>a</p>\n\n\n\n<ul>\n<li>b</li>\n</ul>\n\n\n", True),
+        ("<table>\n<tr><td>a</td></tr>\n</table>\n\nText\n", True),
+        ("<p>a <x-tag>b</x-tag></p>\n", False),  # a tag not on the list
+        ("Text with a stray < sign\n\n<p>x</p>\n", False),
+        ("Text with a stray > sign and 3 < 4\n", False),
+        ("Only text, > and &amp;.\n\n## Heading\n", True),
+        ("", True),
+    ],
+)
+def test_the_short_way_gives_what_the_parse_gives_and_is_taken_only_for_a_plain_page(source, short) -> None:
+    theirs, ours, took = _passes(source)
+    assert ours == theirs
+    assert took is short
+
+
+def test_a_site_of_generated_pages_is_built_as_plain_mkdocs_builds_it(default_site, tmp_path) -> None:
+    # The whole pass in place, through MkDocs and the theme: every page the same bytes.
+    project = tmp_path / "project"
+    shutil.copytree(default_site.docs_path, project / "site_src")
+    shutil.copy(default_site.project_dir / "mkdocs.yml", project / "mkdocs.yml")
+    shutil.copytree(default_site.project_dir / "overrides", project / "overrides")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PAPER_DIGEST_SEARCH": "pagefind", "PYTHONWARNINGS": "ignore"}
+    for module, site in (("mkdocs", "plain"), ("generator.build.lean_mkdocs", "lean")):
+        done = subprocess.run([sys.executable, "-m", module, "build", "--site-dir", site], cwd=project, env=env,
+                              capture_output=True, text=True, check=False, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+    files = sorted(p.relative_to(project / "plain") for p in (project / "plain").rglob("*.html"))
+    assert len([f for f in files if f.parts[0] == "papers"]) >= 50
+    assert files == sorted(p.relative_to(project / "lean") for p in (project / "lean").rglob("*.html"))
+    assert [f for f in files if (project / "plain" / f).read_bytes() != (project / "lean" / f).read_bytes()] == []
