@@ -33,10 +33,12 @@ _TAG = re.compile(r"</?([a-z][a-z0-9]*)(?=[\s/>])[^<>]*>")
 _AMPERSAND = re.compile(r"&(?:[a-zA-Z][a-zA-Z0-9]*;|#[0-9]+;|#[xX][0-9a-fA-F]+;|(?![a-zA-Z#])|\Z)")
 #: The tags a block may hold: paired, not void, not raw text (script, style), none of them special to the
 #: parse. A page with any other tag is parsed.
-_TAGS = frozenset(
-    "a abbr b blockquote button cite code dd details div dl dt em figcaption figure h1 h2 h3 h4 h5 h6 i kbd "
-    "li mark nav ol p pre q s section small span strong sub summary sup table tbody td th thead time tr u ul".split()
-)
+_TAGS = frozenset({
+    "a", "abbr", "b", "blockquote", "button", "cite", "code", "dd", "details", "div", "dl", "dt", "em",
+    "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "i", "kbd", "li", "mark", "nav", "ol", "p",
+    "pre", "q", "s", "section", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td",
+    "th", "thead", "time", "tr", "u", "ul"
+})
 
 
 def whole_blocks(md: Any, lines: list[str]) -> list[str] | None:
