@@ -293,7 +293,7 @@ def main() -> None:
 
     mkdocs_build.build = _build_with_lean_pages
     mkdocs_pages._RawHTMLPreprocessor.run = _raw_html_anchors  # type: ignore[method-assign]
-    md_in_html.HtmlBlockPreprocessor.run = _html_blocks  # type: ignore[method-assign]
+    md_in_html.HtmlBlockPreprocessor.run = _html_blocks
     sys.argv[0] = "mkdocs"
     cli(prog_name="mkdocs")
 
