@@ -12,9 +12,10 @@ from pathlib import Path
 import markdown
 import pytest
 from markdown.extensions import md_in_html
+from mkdocs.structure import pages as mkdocs_pages
 from mkdocs.utils import meta
 
-from generator.build.lean_mkdocs import _html_blocks
+from generator.build.lean_mkdocs import _html_blocks, _raw_html_anchors
 from generator.build.raw_html import whole_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +36,17 @@ def _passes(source: str) -> tuple[tuple[list[str], list], tuple[list[str], list]
     return results[0], results[1], short
 
 
+def _anchors(source: str) -> tuple[set, set]:
+    """The anchors MkDocs' collector finds in `source`'s raw HTML, and those the build's finds."""
+    found = []
+    for run in (mkdocs_pages._RawHTMLPreprocessor.run, _raw_html_anchors):
+        collector = mkdocs_pages._RawHTMLPreprocessor()
+        md = markdown.Markdown(extensions=["md_in_html"])
+        run(collector, md.preprocessors["normalize_whitespace"].run(source.split("\n")))
+        found.append(collector.present_anchor_ids)
+    return found[0], found[1]
+
+
 def _pages(docs: Path) -> list[Path]:
     return sorted(docs.rglob("*.md"))
 
@@ -49,6 +61,8 @@ def test_every_page_the_generator_writes_gets_the_pass_python_markdown_gives(fix
         body, _ = meta.get_data(page.read_text(encoding="utf-8"))
         theirs, ours, short[page] = _passes(body)
         assert ours == theirs, page
+        mkdocs_anchors, anchors = _anchors(body)
+        assert anchors == mkdocs_anchors, page
     papers = [page for page in pages if page.parent.name == "papers"]
     taken = sum(short[page] for page in papers)
     if fixture == "default_site":
@@ -85,7 +99,9 @@ def test_every_page_the_generator_writes_gets_the_pass_python_markdown_gives(fix
         ("<ul>\n<li>a</ul></li>\n", False),  # misnested
         ("<p>a</p></p>\n", False),
         ("<span>inline</span> at a line's start\n\nText\n", False),
-        ("<p title=\"a > b\">x</p>\n\nText\n", True),
+        ("<p title=\"a > b\">x</p>\n\nText\n", False),  # a `>` in a value
+        ("<p title='a>x</p>\n\nText's end>\n", False),  # the parse runs the open quote on into the text
+        ("<p title=\"a\" data-x='b'>x</p>\n\nText\n", True),
         ("<p title='a' data-x=b>x</p>\n\nText\n", True),
         ("<p>a</p>", True),  # the last block, no newline after it
         ("\n\n\n<p>a</p>\n\n\n\n<ul>\n<li>b</li>\n</ul>\n\n\n", True),
@@ -101,6 +117,24 @@ def test_the_short_way_gives_what_the_parse_gives_and_is_taken_only_for_a_plain_
     theirs, ours, took = _passes(source)
     assert ours == theirs
     assert took is short
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("<p id=\"x\">a</p>\n\nText\n", {"x"}),
+        ("<p title=\"a\" id='y'>a</p>\n\nText\n", {"y"}),
+        ("<h2 id=z>a</h2>\n", {"z"}),
+        ("<ul>\n<li><a name=\"n\" href=\"#n\">a</a></li>\n</ul>\n", {"n"}),
+        ("<p>the id of a name</p>\n\nAn id and a name in text.\n", set()),
+        ("<p title=\"the id = a name\">a</p>\n", set()),
+        ("<p title='a>x</p>\n\nid=\"q\" Text's end>\n", set()),
+        ("Text with an autolink <https://example.org/?id=1>\n\n<p id=\"w\">a</p>\n", {"w"}),
+    ],
+)
+def test_the_anchors_of_a_page_are_those_mkdocs_finds(source, expected) -> None:
+    mkdocs_anchors, anchors = _anchors(source)
+    assert anchors == mkdocs_anchors == expected
 
 
 def test_a_site_of_generated_pages_is_built_as_plain_mkdocs_builds_it(default_site, tmp_path) -> None:

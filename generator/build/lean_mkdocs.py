@@ -39,7 +39,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure import pages as mkdocs_pages
 from mkdocs.utils import CountHandler
 
-from .raw_html import whole_blocks
+from .raw_html import anchor_free, whole_blocks
 
 #: The environment variable that names the site's search engine (engines.ENGINE_VARIABLE; not imported
 #: from there so that this process imports no more than MkDocs).
@@ -269,10 +269,13 @@ def _raw_html_anchors(self: Any, lines: list[str]) -> list[str]:
     """MkDocs' collector of the anchors a page's raw HTML defines, without its HTML parse when there are none.
 
     It parses each page's whole Markdown with Python's HTMLParser only to find `id` (and `<a name>`)
-    attributes: about 8% of MkDocs' time at 20,000 papers, whose pages have none. A page whose text
-    has nothing an attribute so named could be has no anchor from it, as the parse would find.
+    attributes: about 8% of MkDocs' time at 20,000 papers, whose pages have none. A page of whole
+    HTML blocks and plain text (raw_html.py) has none when its tags have none; any other page has
+    none when its text has nothing an attribute so named could be.
     """
-    if _ANCHOR_ATTRIBUTE.search("\n".join(lines)) is None:
+    text = "\n".join(lines)
+    free = anchor_free(text)
+    if free or (free is None and _ANCHOR_ATTRIBUTE.search(text) is None):
         self.present_anchor_ids = set()
         return lines
     return _mkdocs_raw_html_run(self, lines)

@@ -27,8 +27,12 @@ from typing import Any
 _SEPARATOR = re.compile(r"(\n(?:[ ]*\n)+)")
 #: What the parse takes for a blank line after a block's end tag (markdown.htmlparser.blank_line_re).
 _BLANK_LINE = re.compile(r"^([ ]*\n){2}")
-#: A start or end tag with no `<` or `>` inside it (an attribute's value is escaped by the templates).
-_TAG = re.compile(r"</?([a-z][a-z0-9]*)(?=[\s/>])[^<>]*>")
+#: A start or end tag, its quotes paired and no `<` or `>` inside it (the templates escape an attribute's
+#: value): where it ends is where Python's HTMLParser ends it. A quote left open (HTMLParser's tag would run
+#: on past the `>`, into the next block) or any `<` or `>` in a value does not match, and the page is parsed.
+_TAG = re.compile(r"""</?([a-z][a-z0-9]*)(?=[\s/>])(?:[^<>"']|"[^"<>]*"|'[^'<>]*')*>""")
+#: An `id` (or `<a name>`) attribute, where MkDocs' anchor collector finds one, in a start tag's text.
+_ANCHOR_ATTRIBUTE = re.compile(r"""['"\s/](?:id|name)(?:[\s/=>]|$)""", re.IGNORECASE)
 #: What the parse leaves as written: a whole entity or character reference, or an `&` no name follows.
 _AMPERSAND = re.compile(r"&(?:[a-zA-Z][a-zA-Z0-9]*;|#[0-9]+;|#[xX][0-9a-fA-F]+;|(?![a-zA-Z#])|\Z)")
 #: The tags a block may hold: paired, not void, not raw text (script, style), none of them special to the
@@ -41,30 +45,24 @@ _TAGS = frozenset({
 })
 
 
+#: A page's blocks (its text, the separator after it, its element's name or "" for text) and its start
+#: tags' texts.
+Shape = tuple[list[tuple[str, str, str]], list[str]]
+
+
 def whole_blocks(md: Any, lines: list[str]) -> list[str] | None:
     """Return the HTML block pass's lines for a page of the plain shape (its blocks stashed in `md`), else None.
 
     `md` is the page's Markdown instance: nothing is stored in its stash unless
     the whole page has the shape, so None leaves it as it was.
     """
-    parts = _SEPARATOR.split("\n".join(lines))
-    blocks: list[tuple[str, str, bool]] = []
-    for at in range(0, len(parts), 2):
-        block = parts[at]
-        after = parts[at + 1] if at + 1 < len(parts) else ""
-        if block.startswith("<"):
-            if not _whole_element(md, block):
-                return None
-            blocks.append((block, after, True))
-        elif "<" in block:
-            return None
-        else:
-            blocks.append((block, after, False))
-        if "&" in block and len(_AMPERSAND.findall(block)) != block.count("&"):
-            return None
+    shape = plain_shape("\n".join(lines))
+    # (an element that is not block-level starting a line is inline text to the parse)
+    if shape is None or not all(md.is_block_level(name) for _, _, name in shape[0] if name):
+        return None
     out = []
-    for block, after, html in blocks:
-        if html:
+    for block, after, name in shape[0]:
+        if name:
             # The parse keeps a blank line's newline with the block when one follows its end tag.
             raw = block + "\n" if _BLANK_LINE.match(after) else block
             out.append("\n" + md.htmlStash.store(raw) + "\n\n")
@@ -74,27 +72,77 @@ def whole_blocks(md: Any, lines: list[str]) -> list[str] | None:
     return "".join(out).split("\n")
 
 
-def _whole_element(md: Any, block: str) -> bool:
-    """Whether `block` is one block-level element, its tags listed and nested properly, ending the block."""
+def anchor_free(text: str) -> bool | None:
+    """Whether a page of the plain shape has no `id` or `name` attribute in its tags (None: not that shape).
+
+    MkDocs collects a page's anchors from those attributes with an HTML parse of
+    the whole page; in a page of the plain shape every tag is one `_TAG` found,
+    so the tags' own text is all there is to look at.
+    """
+    shape = plain_shape(text)
+    if shape is None:
+        return None
+    return not any(_ANCHOR_ATTRIBUTE.search(tag) for tag in shape[1])
+
+
+#: The last page's shape: MkDocs' anchor pass and the block pass ask in turn about the same text.
+_last: list[tuple[str, Shape | None]] = []
+
+
+def plain_shape(text: str) -> Shape | None:
+    """Return the blocks and start tags of a page of the plain shape, or None for any other page."""
+    if _last and _last[0][0] == text:
+        return _last[0][1]
+    shape = _shape(text)
+    _last[:] = [(text, shape)]
+    return shape
+
+
+def _shape(text: str) -> Shape | None:
+    parts = _SEPARATOR.split(text)
+    blocks: list[tuple[str, str, str]] = []
+    starts: list[str] = []
+    for at in range(0, len(parts), 2):
+        block = parts[at]
+        after = parts[at + 1] if at + 1 < len(parts) else ""
+        if block.startswith("<"):
+            name = _whole_element(block, starts)
+            if not name:
+                return None
+            blocks.append((block, after, name))
+        elif "<" in block:
+            return None
+        else:
+            blocks.append((block, after, ""))
+        if "&" in block and len(_AMPERSAND.findall(block)) != block.count("&"):
+            return None
+    return blocks, starts
+
+
+def _whole_element(block: str, starts: list[str]) -> str:
+    """Return the name of the one element `block` is, its tags listed and nested properly, ending the block.
+
+    "" when it is not. Its start tags' texts are added to `starts`.
+    """
     open_tags: list[str] = []
+    first = ""
     end = 0
     for tag in _TAG.finditer(block):
         if tag.start() != end and "<" in block[end : tag.start()]:
-            return False
+            return ""
         text, name = tag.group(0), tag.group(1)
         if name not in _TAGS or "markdown" in text or text.endswith("/>"):
-            return False
+            return ""
         if text.startswith("</"):
             if not open_tags or open_tags.pop() != name:
-                return False
+                return ""
             if not open_tags and tag.end() != len(block):
-                return False
+                return ""
         elif not open_tags and tag.start() != 0:
-            return False
+            return ""
         else:
+            first = first or name
             open_tags.append(name)
+            starts.append(text)
         end = tag.end()
-    return (
-        not open_tags and end == len(block) and block.startswith("<")
-        and md.is_block_level(_TAG.match(block).group(1))  # type: ignore[union-attr]
-    )
+    return first if not open_tags and end == len(block) else ""
