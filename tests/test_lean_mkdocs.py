@@ -148,7 +148,7 @@ def test_a_dirty_build_rewrites_the_edited_page_and_checks_only_what_it_read(tmp
 @pytest.mark.parametrize("html", ['<p id="held">Held.</p>', "<p><a name='held'></a>Held.</p>", '<p\nID="held">Held.</p>'])
 def test_an_anchor_only_raw_html_defines_is_found_as_mkdocs_finds_it(tmp_path, html: str) -> None:
     # lean_mkdocs skips MkDocs' HTML parse of a page whose text has no `id` or `name` attribute
-    # (`_raw_html_anchors`): a page with one still has its anchor, and a link to it builds strictly;
+    # (`lean_markdown.raw_html_anchors`): a page with one still has its anchor, and a link to it builds strictly;
     # a link to an anchor no page defines still fails.
     project = _site(tmp_path, pages=4, words=10)
     page = project / "docs" / "papers" / "p2.md"

@@ -15,8 +15,9 @@ with one plugin more (`LeanPages`), which
   the first pass (each page's Markdown read and converted, the other 55%) of the
   pages outside the navigation: those are read by the process that writes them.
 
-The pages written are the same bytes: the plugin changes what is kept between
-MkDocs' two passes, not what they produce. The project's mkdocs.yml stays
+Each page's Markdown is converted with less work (lean_markdown.py). The pages
+written are the same bytes: the plugin changes what is kept between MkDocs' two
+passes and lean_markdown.py how a page is converted, not what they produce. The project's mkdocs.yml stays
 engine-neutral (Zensical reads it too): the plugin is added here, not there.
 """
 
@@ -26,20 +27,17 @@ import contextlib
 import json
 import logging
 import os
-import re
 import sys
 import tempfile
 import zlib
 from typing import IO, Any
 
-from markdown.extensions import md_in_html
 from mkdocs.commands import build as mkdocs_build
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
-from mkdocs.structure import pages as mkdocs_pages
 from mkdocs.utils import CountHandler
 
-from .raw_html import anchor_free, whole_blocks
+from . import lean_markdown
 
 #: The environment variable that names the site's search engine (engines.ENGINE_VARIABLE; not imported
 #: from there so that this process imports no more than MkDocs).
@@ -259,44 +257,12 @@ _mkdocs_build_page = mkdocs_build._build_page
 _mkdocs_populate_page = mkdocs_build._populate_page
 
 
-#: An `id` or `name` attribute as Python's HTMLParser finds one (after a quote, space or slash, before a
-#: space, slash, `=` or `>`): a page without one anywhere has no anchor of its own in its HTML.
-_ANCHOR_ATTRIBUTE = re.compile(r"""(?:^|['"\s/])(?:id|name)(?:[\s/=>]|$)""", re.IGNORECASE)
-_mkdocs_raw_html_run = mkdocs_pages._RawHTMLPreprocessor.run
-
-
-def _raw_html_anchors(self: Any, lines: list[str]) -> list[str]:
-    """MkDocs' collector of the anchors a page's raw HTML defines, without its HTML parse when there are none.
-
-    It parses each page's whole Markdown with Python's HTMLParser only to find `id` (and `<a name>`)
-    attributes: about 8% of MkDocs' time at 20,000 papers, whose pages have none. A page of whole
-    HTML blocks and plain text (raw_html.py) has none when its tags have none; any other page has
-    none when its text has nothing an attribute so named could be.
-    """
-    text = "\n".join(lines)
-    free = anchor_free(text)
-    if free or (free is None and _ANCHOR_ATTRIBUTE.search(text) is None):
-        self.present_anchor_ids = set()
-        return lines
-    return _mkdocs_raw_html_run(self, lines)
-
-
-_markdown_html_blocks_run = md_in_html.HtmlBlockPreprocessor.run
-
-
-def _html_blocks(self: Any, lines: list[str]) -> list[str]:
-    """`md_in_html`'s raw-HTML block pass, without its HTML parse for a page of whole blocks (raw_html.py)."""
-    done = whole_blocks(self.md, lines)
-    return _markdown_html_blocks_run(self, lines) if done is None else done
-
-
 def main() -> None:
     """Run MkDocs' command line (`mkdocs build ...`) with `LeanPages` added to the site's plugins."""
     from mkdocs.__main__ import cli
 
     mkdocs_build.build = _build_with_lean_pages
-    mkdocs_pages._RawHTMLPreprocessor.run = _raw_html_anchors  # type: ignore[method-assign]
-    md_in_html.HtmlBlockPreprocessor.run = _html_blocks
+    lean_markdown.install()
     sys.argv[0] = "mkdocs"
     cli(prog_name="mkdocs")
 

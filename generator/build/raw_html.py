@@ -13,7 +13,7 @@ parse returns: each HTML block stored in the page's stash as it is written and
 its place taken by the stash's placeholder, the text left alone. Any other page
 (a comment, a script, an autolink's `<https://...>`, a bare `&name` that the
 parse would turn into `&name;`, a block with text after its last tag) returns
-None, and the parse runs as before. tests/test_raw_html.py compares the two on
+None, and the parse runs as before. tests/test_lean_markdown.py compares the two on
 every kind of page the generator writes and on the edge cases above.
 """
 

@@ -1,4 +1,4 @@
-"""The raw-HTML block pass without an HTML parse (build/raw_html.py): what Python-Markdown's own pass gives."""
+"""Pages converted with less work (build/lean_markdown.py, raw_html.py): what MkDocs and Python-Markdown give."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from markdown.extensions import md_in_html
 from mkdocs.structure import pages as mkdocs_pages
 from mkdocs.utils import meta
 
-from generator.build.lean_mkdocs import _html_blocks, _raw_html_anchors
+from generator.build.lean_markdown import html_blocks, raw_html_anchors
 from generator.build.raw_html import whole_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _passes(source: str) -> tuple[tuple[list[str], list], tuple[list[str], list], bool]:
     """Python-Markdown's pass over `source` and the build's (its lines and stash each), and whether it took the short way."""
     results = []
-    for run in (md_in_html.HtmlBlockPreprocessor.run, _html_blocks):
+    for run in (md_in_html.HtmlBlockPreprocessor.run, html_blocks):
         md = markdown.Markdown(extensions=["md_in_html", "attr_list", "toc"])
         lines = md.preprocessors["normalize_whitespace"].run(source.split("\n"))
         done = run(md.preprocessors["html_block"], lines)
@@ -39,7 +39,7 @@ def _passes(source: str) -> tuple[tuple[list[str], list], tuple[list[str], list]
 def _anchors(source: str) -> tuple[set, set]:
     """The anchors MkDocs' collector finds in `source`'s raw HTML, and those the build's finds."""
     found = []
-    for run in (mkdocs_pages._RawHTMLPreprocessor.run, _raw_html_anchors):
+    for run in (mkdocs_pages._RawHTMLPreprocessor.run, raw_html_anchors):
         collector = mkdocs_pages._RawHTMLPreprocessor()
         md = markdown.Markdown(extensions=["md_in_html"])
         run(collector, md.preprocessors["normalize_whitespace"].run(source.split("\n")))
@@ -152,3 +152,32 @@ def test_a_site_of_generated_pages_is_built_as_plain_mkdocs_builds_it(default_si
     assert len([f for f in files if f.parts[0] == "papers"]) >= 50
     assert files == sorted(p.relative_to(project / "lean") for p in (project / "lean").rglob("*.html"))
     assert [f for f in files if (project / "plain" / f).read_bytes() != (project / "lean" / f).read_bytes()] == []
+
+
+@pytest.mark.parametrize("extension", ["footnotes", "toc"])
+def test_pages_converted_one_after_another_keep_nothing_of_each_other(tmp_path, extension) -> None:
+    # One Markdown instance serves every page, reset between pages, only for extensions whose reset
+    # clears them: a link reference defined on the first page is not one on the next, and footnotes'
+    # numbers would run on (footnotes are not on that list: their site is converted as MkDocs does).
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for n in range(4):
+        (docs / f"p{n}.md").write_text(
+            f"# Page {n}\n\nText[^a] and more[^b], [a link][r].\n\n## Cite\n\n## Cite\n\n[^a]: First {n}.\n"
+            f"[^b]: Second.\n" + ("\n[r]: https://example.org/\n" if n == 0 else ""),
+            encoding="utf-8",
+        )
+    (tmp_path / "mkdocs.yml").write_text(
+        f"site_name: S\ndocs_dir: docs\ntheme:\n  name: material\n  font: false\nmarkdown_extensions:\n  - {extension}\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PAPER_DIGEST_SEARCH": "pagefind", "PYTHONWARNINGS": "ignore"}
+    for module, site in (("mkdocs", "plain"), ("generator.build.lean_mkdocs", "lean")):
+        done = subprocess.run([sys.executable, "-m", module, "build", "--site-dir", site], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, check=False, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+    for n in range(4):
+        page = (tmp_path / "lean" / f"p{n}" / "index.html").read_text(encoding="utf-8")
+        assert page == (tmp_path / "plain" / f"p{n}" / "index.html").read_text(encoding="utf-8")
+        assert 'id="cite"' in page and 'id="cite_1"' in page and 'id="cite_2"' not in page
+        assert ('href="https://example.org/"' in page) is (n == 0)
