@@ -93,7 +93,10 @@ def test_every_page_the_generator_writes_gets_the_pass_python_markdown_gives(fix
         ("<div markdown=\"1\">\n\n*emphasis*\n\n</div>\n", False),
         ("<P>upper</P>\n\nText\n", False),
         ("   <p>indented</p>\n\nText\n", False),
-        ("<p>a<br>b</p>\n\nText\n", False),
+        ("<p>a<br>b</p>\n\nText\n", True),
+        ("<ul class=\"pd-listing\">\n<li><p><a href=\"../p/\">T</a><br>\nS &amp; t</p></li>\n</ul>\n", True),
+        ("<br>\n\nText\n", False),
+        ("<p>a</br>b</p>\n\nText\n", False),
         ("<p>a<br/>b</p>\n\nText\n", False),
         ("<ul>\n<li>a\n</ul>\n", False),  # an unclosed tag
         ("<ul>\n<li>a</ul></li>\n", False),  # misnested

@@ -43,6 +43,9 @@ _TAGS = frozenset({
     "pre", "q", "s", "section", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td",
     "th", "thead", "time", "tr", "u", "ul"
 })
+#: Void tags a block may hold inside its element (a listing's `<br>`): the parse keeps them open until
+#: the element that holds them closes, which is where the scan leaves them.
+_VOID = frozenset({"br", "wbr"})
 
 
 #: A page's blocks (its text, the separator after it, its element's name or "" for text) and its start
@@ -131,9 +134,11 @@ def _whole_element(block: str, starts: list[str]) -> str:
         if tag.start() != end and "<" in block[end : tag.start()]:
             return ""
         text, name = tag.group(0), tag.group(1)
-        if name not in _TAGS or "markdown" in text or text.endswith("/>"):
+        if name in _VOID and open_tags and not text.startswith("</") and not text.endswith("/>"):
+            starts.append(text)
+        elif name not in _TAGS or "markdown" in text or text.endswith("/>"):
             return ""
-        if text.startswith("</"):
+        elif text.startswith("</"):
             if not open_tags or open_tags.pop() != name:
                 return ""
             if not open_tags and tag.end() != len(block):
