@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import cast
@@ -32,14 +33,15 @@ from .keywords import keyword_tags, subject_keywords
 from .maps import FORK_FROM, MapLayout
 from .native import native_text
 from .open_topics import open_topics
-from .overrides import load_overrides
+from .overrides import Overrides, load_overrides
 from .own_fields import field_parents, in_own_fields, with_source_field
-from .related import MAP_NEIGHBOURS, NeighbourMemo, closest_from, nearest_kept
+from .related import MAP_NEIGHBOURS, NeighbourMemo, closest_from
+from .related_process import RelatedJob
 from .summaries import summarize
 from .tags import Topic, load_topics, tag_slug
 from .titles import infer_title_from, unique_titles
 from .topic_model import load_topic_model, tag_topics
-from .vectors import CountsMemo, strongest_count, strongest_terms, vectorize
+from .vectors import CountsMemo, Vectors, strongest_count, strongest_terms, vectorize
 
 log = logging.getLogger(__name__)
 
@@ -293,13 +295,6 @@ def enrich_digest(
     # All titles and topics are gathered first: uniqueness and topic sizes are
     # properties of the whole digest.
     analyses, guesses = _analyse_all(papers, topics, settings, progress, cache)
-    fields, shown = in_own_fields([a.field for a in analyses], [a.topics for a in analyses],
-                                  [a.plain for a in analyses], [paper.keywords for paper in papers], topics)
-    analyses = [replace(a, field=field, topics=found) for a, field, found in zip(analyses, fields, shown, strict=True)]
-    area_names = {area.name for area in load_taxonomy()} | {
-        tag.name for a in analyses for tag in a.field.areas
-    }
-    area_slugs = {tag_slug(name) for name in area_names}
     plains = [a.plain for a in analyses]
     models = _model_written(papers, analyses, inferred, settings, {topic.name for topic in topics})
     # A title corrected in the overrides file replaces the inferred one, its slug included; a model's
@@ -311,6 +306,39 @@ def enrich_digest(
         for paper, a, w in zip(papers, analyses, models, strict=True)
     ]
     base_titles = [title for title, _, _ in titled]
+    # One TF-IDF matrix serves keyword subjects, related papers and the map. A large digest's related
+    # papers are found in a process of their own (related_process.py) while its topics are found here.
+    progress("Finding related papers", 0, 1)
+    vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)], counts)
+    with RelatedJob(vectors, max(settings.related_count, MAP_NEIGHBOURS), settings.cores(), neighbours) as job:
+        enriched, scored = _tagged(papers, settings, analyses, guesses, topics, overrides, models, titled, vectors,
+                                   job.result, inferred.published if inferred is not None else {})
+    progress("Finding related papers", 1, 1)
+    log.info("enriched %d papers", len(enriched))
+    # Started last: nothing here can fail and leave the drawing process running.
+    layout = MapLayout(scored, fork=draw_map and len(papers) >= FORK_FROM and settings.cores() > 1)
+    return enriched, layout
+
+
+def _tagged(
+    papers: list[Paper], settings: Settings, analyses: list[_Analysis], guesses: list, topics: tuple[Topic, ...],
+    overrides: Overrides, models: list[Written | None], titled: list[tuple[str, TitleSource, float]],
+    vectors: Vectors | None, neighbours: Callable[[], list[list[tuple[int, float]]]], published: dict[str, str],
+) -> tuple[list[Paper], list[list[tuple[int, float]]]]:
+    """Return the papers with their titles, tags and related papers, and each one's neighbours (`neighbours()`).
+
+    The digest's fields and topics are found first, then the neighbours are asked for (found meanwhile
+    in a process of their own for a large digest).
+    """
+    plains = [a.plain for a in analyses]
+    base_titles = [title for title, _, _ in titled]
+    fields, shown = in_own_fields([a.field for a in analyses], [a.topics for a in analyses],
+                                  [a.plain for a in analyses], [paper.keywords for paper in papers], topics)
+    analyses = [replace(a, field=field, topics=found) for a, field, found in zip(analyses, fields, shown, strict=True)]
+    area_names = {area.name for area in load_taxonomy()} | {
+        tag.name for a in analyses for tag in a.field.areas
+    }
+    area_slugs = {tag_slug(name) for name in area_names}
     titles = unique_titles(base_titles, [paper.collection for paper in papers])
     candidates = [
         _without_area_names(chosen_tags(w.topics, a.topics, w.model, tag_slug) if w and w.topics else a.topics,
@@ -318,9 +346,6 @@ def enrich_digest(
         for a, w in zip(analyses, models, strict=True)
     ]
     candidates = _consistent_names(candidates)
-    # One TF-IDF matrix serves keyword subjects, related papers and the map.
-    progress("Finding related papers", 0, 1)
-    vectors = vectorize([f"{title}. {plain}" for title, plain in zip(base_titles, plains, strict=True)], counts)
     candidates = subject_keywords(candidates, plains, vectors.matrix if vectors is not None else None,
                                   {topic.slug for topic in (*topics, *bundled_field_topics())},
                                   settings.min_topic_papers)
@@ -338,14 +363,9 @@ def enrich_digest(
         if tag.slug not in area_slugs:
             folded[i] = [tag]
     # No vectors: no paper has a usable word, so nothing is related and the map has one spot.
-    count = max(settings.related_count, MAP_NEIGHBOURS)
-    scored = (
-        nearest_kept(vectors, count, workers=settings.cores(), memo=neighbours)
-        if vectors is not None else [[] for _ in papers]
-    )
+    scored = neighbours() if vectors is not None else [[] for _ in papers]
     related = closest_from(scored, settings.related_count)
     terms = strongest_terms(vectors, strongest_count(len(papers))) if vectors is not None else [() for _ in papers]
-    progress("Finding related papers", 1, 1)
 
     enriched = []
     for i, paper in enumerate(papers):
@@ -356,7 +376,7 @@ def enrich_digest(
         model = models[i]
         by_model = titled[i][1] == "llm" and model is not None
         # Retitled by the model once published: the page stays where readers found it (docs/guide/inference.md).
-        kept_slug = inferred.published.get(paper.id, "") if by_model and inferred is not None else ""
+        kept_slug = published.get(paper.id, "") if by_model else ""
         # A summary the source gives (tldr) stays, as a given title does.
         written_summary = model.summary if model is not None and not paper.tldr else None
         enriched.append(
@@ -376,10 +396,7 @@ def enrich_digest(
                 terms=terms[i],
             )
         )
-    log.info("enriched %d papers", len(enriched))
-    # Started last: nothing here can fail and leave the drawing process running.
-    layout = MapLayout(scored, fork=draw_map and len(papers) >= FORK_FROM and settings.cores() > 1)
-    return enriched, layout
+    return enriched, scored
 
 
 def _model_written(

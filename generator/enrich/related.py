@@ -144,11 +144,20 @@ def _kept_rows(matrix, rows: list[int], keep: int, workers: int) -> list[list[tu
     if not rows:
         return []
     part = matrix if len(rows) == matrix.shape[0] else matrix[rows]
+    return _ranked(_product(part, matrix, keep, workers), rows)
+
+
+def _product(part, matrix, keep: int, workers: int):
+    """Return the rows of `part` times `matrix`'s transpose, each row's best `keep` similarities only."""
     # Each row of the product is computed on its own, in the order of its words:
     # a row computed alone has the same bits as in the whole product.
-    product = sp_matmul_topn(
+    return sp_matmul_topn(
         part, matrix.T.tocsr(), top_n=keep, threshold=0.0, sort=False, n_threads=workers or os.cpu_count() or 1
     )
+
+
+def _ranked(product, rows: list[int]) -> list[list[tuple[int, float]]]:
+    """Return the product's rows (those of `rows`, in order) ranked: the row itself left out, ties to the earlier."""
     pointers, columns, values = product.indptr.tolist(), product.indices.tolist(), product.data.tolist()
     result = []
     for at, row in enumerate(rows):
@@ -156,6 +165,35 @@ def _kept_rows(matrix, rows: list[int], keep: int, workers: int) -> list[list[tu
         ranked = sorted((-round(values[k], 6), columns[k]) for k in span if columns[k] != row)
         result.append([(j, -negative) for negative, j in ranked if negative < 0])
     return result
+
+
+def cold(vectors: Vectors, count: int, memo: NeighbourMemo | None) -> bool:
+    """Whether `nearest_kept` computes every row (no memo, or too few rows in it): `kept_product`'s case."""
+    size = vectors.matrix.shape[0]
+    if memo is None or _keep(count, size) < count + 1 + _TIE_MARGIN:
+        return True
+    return sum(memo.get(key) is None for key in vectors.keys) > FULL_SHARE * size
+
+
+def kept_product(matrix, count: int, workers: int = 0):
+    """Return the product `nearest_kept` ranks when it computes every row (cold); for a process of its own."""
+    return _product(matrix, matrix, _keep(count, matrix.shape[0]), workers)
+
+
+def kept_lists(
+    vectors: Vectors, count: int, memo: NeighbourMemo | None, product
+) -> list[list[tuple[int, float]]]:
+    """Return `nearest_kept`'s lists from `kept_product`'s product, the memo given every row that changed."""
+    size = vectors.matrix.shape[0]
+    keep = _keep(count, size)
+    rows = _ranked(product, list(range(size)))
+    if memo is not None and keep >= count + 1 + _TIE_MARGIN:
+        index = {key: i for i, key in enumerate(vectors.keys)}
+        for key, ranked in zip(vectors.keys, rows, strict=True):
+            entry = (ranked, _bound(ranked, keep))
+            if entry != _decoded(memo.get(key), index, keep):
+                memo.put(key, _encoded(entry, vectors.keys))
+    return [row[:count] for row in rows]
 
 
 def _merged(
