@@ -140,11 +140,19 @@ def test_the_anchors_of_a_page_are_those_mkdocs_finds(source, expected) -> None:
     assert anchors == mkdocs_anchors == expected
 
 
-def test_a_site_of_generated_pages_is_built_as_plain_mkdocs_builds_it(default_site, tmp_path) -> None:
-    # The whole pass in place, through MkDocs and the theme: every page the same bytes.
+@pytest.mark.parametrize("paper_in_nav", [False, True])
+def test_a_site_of_generated_pages_is_built_as_plain_mkdocs_builds_it(default_site, tmp_path, paper_in_nav) -> None:
+    # The whole pass in place, through MkDocs and the theme: every page the same bytes. The theme's
+    # fragments kept per folder (lean_mkdocs.KeptFragments) too, when a nav link lies in the papers'
+    # folder: its tab's relative link differs on that paper's own page.
     project = tmp_path / "project"
     shutil.copytree(default_site.docs_path, project / "site_src")
-    shutil.copy(default_site.project_dir / "mkdocs.yml", project / "mkdocs.yml")
+    config = (default_site.project_dir / "mkdocs.yml").read_text(encoding="utf-8")
+    if paper_in_nav:
+        paper = sorted((project / "site_src" / "papers").glob("*.md"))[1].name
+        config = config.replace("  - About: about.md\n", f"  - About: about.md\n  - A paper: papers/{paper}\n")
+        assert paper in config
+    (project / "mkdocs.yml").write_text(config, encoding="utf-8")
     shutil.copytree(default_site.project_dir / "overrides", project / "overrides")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PAPER_DIGEST_SEARCH": "pagefind", "PYTHONWARNINGS": "ignore"}
     for module, site in (("mkdocs", "plain"), ("generator.build.lean_mkdocs", "lean")):
