@@ -192,3 +192,26 @@ def test_pages_converted_one_after_another_keep_nothing_of_each_other(tmp_path, 
         assert page == (tmp_path / "plain" / f"p{n}" / "index.html").read_text(encoding="utf-8")
         assert 'id="cite"' in page and 'id="cite_1"' in page and 'id="cite_2"' not in page
         assert ('href="https://example.org/"' in page) is (n == 0)
+
+
+def test_material_search_attributes_are_stripped_as_material_strips_them(tmp_path) -> None:
+    # With Pagefind, Material's search plugin only strips `data-search-*="..."` attributes from each page;
+    # the build looks for one first (lean_mkdocs._lighter_page_context): the same pages either way.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\n<p data-search-exclude>kept as it is</p>\n", encoding="utf-8")
+    (docs / "a.md").write_text('# A\n\n<p data-search-boost="2" class="x">stripped</p>\n\nText\n', encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: S\ndocs_dir: docs\ntheme:\n  name: material\n  font: false\nplugins:\n  - search\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PAPER_DIGEST_SEARCH": "pagefind", "PYTHONWARNINGS": "ignore"}
+    for module, site in (("mkdocs", "plain"), ("generator.build.lean_mkdocs", "lean")):
+        done = subprocess.run([sys.executable, "-m", module, "build", "--site-dir", site], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, check=False, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+    for page in ("index.html", "a/index.html"):
+        assert (tmp_path / "lean" / page).read_bytes() == (tmp_path / "plain" / page).read_bytes()
+    stripped = (tmp_path / "lean" / "a" / "index.html").read_text(encoding="utf-8")
+    assert '<p class="x">stripped</p>' in stripped and "data-search-boost" not in stripped
+    assert "<p data-search-exclude>kept as it is</p>" in (tmp_path / "lean" / "index.html").read_text(encoding="utf-8")
