@@ -12,8 +12,8 @@ computed on its own, by the same function, whichever process runs it. If the
 process fails, the rows are computed here. Any other build calls
 `nearest_kept` when its result is asked for.
 
-Only this package's own processes read what the other writes (NumPy arrays in
-`.npy` form, no pickle): nothing from outside the build.
+Only this package's own processes read what the other writes (NumPy arrays as
+their type, shape and bytes, no pickle): nothing from outside the build.
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ class RelatedJob:
         self._args = (vectors, count, workers, memo)
         self._process: subprocess.Popen[bytes] | None = None
         self._sender: threading.Thread | None = None
+        #: Where `result` found the lists: "process", or "here".
+        self.found = ""
         if vectors is None:
             return
         size = vectors.matrix.shape[0]
@@ -81,7 +83,9 @@ class RelatedJob:
             return []
         product = self._read() if self._process is not None else None
         if product is None:
+            self.found = "here"
             return nearest_kept(vectors, count, workers, memo)
+        self.found = "process"
         return kept_lists(vectors, count, memo, product)
 
     def _read(self) -> sp.csr_matrix | None:
@@ -94,8 +98,8 @@ class RelatedJob:
             if process.returncode != 0:
                 raise OSError(f"exit code {process.returncode}")
             stream = io.BytesIO(out)
-            indptr, indices, data, shape = (np.load(stream, allow_pickle=False) for _ in range(4))
-            return sp.csr_matrix((data, indices, indptr), shape=tuple(shape))
+            indptr, indices, data, shape = (read_array(stream) for _ in range(4))
+            return sp.csr_matrix((data, indices, indptr), shape=(int(shape[0]), int(shape[1])))
         except (OSError, ValueError, EOFError) as error:
             log.info("the related papers' process failed (%s); they are found here", error)
             return None
@@ -123,19 +127,48 @@ def _send(stream: IO[bytes], arrays: list[np.ndarray]) -> None:
     try:
         with stream:
             for array in arrays:
-                np.save(stream, array, allow_pickle=False)
+                write_array(stream, array)
     except (OSError, ValueError):  # the process died: `result` computes the rows here
         pass
+
+
+def write_array(stream: IO[bytes], array: np.ndarray) -> None:
+    """Write `array` as a line of its type and shape (ASCII) and its bytes: a pipe cannot seek, as `np.load` does."""
+    array = np.ascontiguousarray(array)
+    if array.dtype.hasobject:
+        raise ValueError("no object arrays")
+    stream.write(f"{array.dtype.str} {' '.join(str(n) for n in array.shape)}\n".encode("ascii"))
+    stream.write(memoryview(array).cast("B"))
+
+
+def read_array(stream: IO[bytes]) -> np.ndarray:
+    """Read an array `write_array` wrote (ValueError or EOFError when it is not one)."""
+    line = stream.readline(200)
+    if not line.endswith(b"\n"):
+        raise EOFError("no array header")
+    kind, *dims = line.decode("ascii").split()
+    dtype = np.dtype(kind)
+    if dtype.hasobject:
+        raise ValueError("no object arrays")
+    array = np.empty(tuple(int(n) for n in dims), dtype=dtype)
+    # Read into the array itself (writable, as sparse_dot_topn wants it; no copy of 100 MB).
+    view, done = memoryview(array).cast("B"), 0
+    while done < len(view):
+        got = stream.readinto(view[done:])  # type: ignore[attr-defined]
+        if not got:
+            raise EOFError("an array cut short")
+        done += got
+    return array
 
 
 def _serve() -> None:
     """The related papers' process: read the matrix from stdin, write the kept product to stdout."""
     source = sys.stdin.buffer
-    data, indices, indptr, settings = (np.load(source, allow_pickle=False) for _ in range(4))
+    data, indices, indptr, settings = (read_array(source) for _ in range(4))
     rows, columns, count, workers = (int(value) for value in settings)
     matrix = sp.csr_matrix((data, indices, indptr), shape=(rows, columns))
     product = kept_product(matrix, count, workers)
     sink = sys.stdout.buffer
     for array in (product.indptr, product.indices, product.data, np.array(product.shape)):
-        np.save(sink, array, allow_pickle=False)
+        write_array(sink, array)
     sink.flush()
