@@ -138,7 +138,7 @@ def write_array(stream: IO[bytes], array: np.ndarray) -> None:
     if array.dtype.hasobject:
         raise ValueError("no object arrays")
     stream.write(f"{array.dtype.str} {' '.join(str(n) for n in array.shape)}\n".encode("ascii"))
-    stream.write(memoryview(array).cast("B"))
+    stream.write(array.data.cast("B"))
 
 
 def read_array(stream: IO[bytes]) -> np.ndarray:
@@ -152,7 +152,7 @@ def read_array(stream: IO[bytes]) -> np.ndarray:
         raise ValueError("no object arrays")
     array = np.empty(tuple(int(n) for n in dims), dtype=dtype)
     # Read into the array itself (writable, as sparse_dot_topn wants it; no copy of 100 MB).
-    view, done = memoryview(array).cast("B"), 0
+    view, done = array.data.cast("B"), 0
     while done < len(view):
         got = stream.readinto(view[done:])  # type: ignore[attr-defined]
         if not got:
