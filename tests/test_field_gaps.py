@@ -15,8 +15,11 @@ from __future__ import annotations
 import pytest
 
 from generator.enrich import enrich
+from generator.enrich.areas import load_model
+from generator.enrich.fields import load_field_tagger
 from generator.model import Paper
 from generator.settings import Settings
+from generator.text import to_plain
 from tests.conftest import make_paper
 from tests.test_fields import NLP, ROBOTICS, VISION
 
@@ -101,3 +104,18 @@ def test_a_subject_of_the_field_gets_its_own_topic_and_area(table, context) -> N
         assert set(expected.split("|")) & {*topics, *parents}, (abstract[:60], paper.tags)
         assert not never & set(topics), (abstract[:60], topics)
         assert next(t.name for t in paper.tags if t.kind == "area") == area, (abstract[:60], paper.tags)
+
+
+def test_a_narrower_topic_shown_is_not_repeated_by_its_parent() -> None:
+    # "3D Object Detection" says all "Object Detection" would, and more: the reader calls the parent loose beside it.
+    lidar = ("We detect 3D objects in LiDAR point clouds for autonomous driving. Our 3D object detection network "
+             "first proposes 2D object detections in the camera image, lifts each to a frustum of points and "
+             "regresses an oriented 3D bounding box, and improves 3D detection accuracy on KITTI for cars, "
+             "pedestrians and cyclists over previous 3D object detectors.")
+    # The tagger's own choice (a digest folds a narrower topic of fewer than three papers into its parent).
+    tagger = load_field_tagger()
+    assert tagger is not None
+    plains = [to_plain(lidar)]
+    topics = [t.name for t in tagger.tag_in(plains, load_model().features(plains), ["Computer Vision"])[0].topics]
+    assert "3D Object Detection" in topics, topics
+    assert "Object Detection" not in topics, topics
