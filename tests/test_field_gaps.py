@@ -122,11 +122,12 @@ def test_a_narrower_topic_shown_is_not_repeated_by_its_parent() -> None:
 
 
 def test_agents_of_a_story_are_not_llm_agents() -> None:
-    # "LLM Agents & Tool Use" is of the LLM era (`llm_era: true`): agents in a text without a language model are not.
+    # The agents a text tells of are not language-model agents, even when a language model classifies them: bare
+    # "agent" names no topic ("LLM agents", "web agents" do), and the topic is of the LLM era (`llm_era: true`).
     narratives = ("Conspiracy theories on social media tell of an outside group that threatens an inside group. We "
                   "introduce the task of finding the agents of such threat narratives: the insiders the authors "
                   "identify with and the outsider agents who threaten them, annotate posts of a fringe forum with "
-                  "the agents and their roles, and train a span classifier that assigns each agent mention to its "
-                  "group, with agents often implicit and named differently across the posts of a thread.")
+                  "the agents and their roles, and fine-tune a pretrained language model that assigns each agent "
+                  "mention to its group, with agents often implicit and named differently across a thread.")
     papers = _digest([narratives] + [a for a, _, _ in NLP])
     assert "LLM Agents & Tool Use" not in [t.name for t in papers[0].tags if t.kind == "topic"], papers[0].tags
