@@ -149,7 +149,7 @@ def test_a_position_paper_on_language_documentation_is_about_language_diversity_
 
 def test_the_vocabulary_knows_its_broad_topics_and_reads_the_flag_of_a_narrower_one() -> None:
     assert {"Video Analysis", "Pretrained Language Models"} <= load_vocabulary().broad
-    assert load_vocabulary().llm_era == frozenset({"LLM Reasoning"})
+    assert load_vocabulary().llm_era == frozenset({"LLM Reasoning", "LLM Agents & Tool Use"})
     text = ("- field: Vision\n  venues: [X]\n  areas:\n    - area: Video\n      topics:\n"
             "        - name: Video\n          phrases: [video]\n          narrower:\n"
             "            - name: Video Clips\n              broad: true\n              phrases: [clip]\n")

@@ -252,7 +252,7 @@ class FieldTagger:
         if len(passing) > 1 and passing[0][0] < WEAK_TOPIC:
             passing = self._by_area(passing, probs)
         chosen = passing[:1] + [p for p in passing[1:] if p[0] >= FURTHER_TOPIC_FLOOR]
-        chosen = chosen[:max_topics]
+        chosen = self._narrowest(chosen)[:max_topics]
         topics = tuple(
             Tag(name, tag_slug(name), "topic", round(p, 3), model.evidence(features, row, column),
                 self._parents.get(name, ""))
@@ -263,6 +263,18 @@ class FieldTagger:
         area = Tag(area_name, tag_slug(area_name), "area", round(float(probs[column]), 3),
                    model.evidence(features, row, column))
         return FieldTags(field, (area,), topics)
+
+    def _narrowest(self, chosen: list[tuple[float, str, int, str]]) -> list:
+        """Return the chosen topics with a parent whose narrower topic is also chosen replaced by it, in its place.
+
+        A narrower topic says all its parent would: "3D Object Detection" beside "Object Detection" is
+        enough, and a reader calls the parent loose. It takes the parent's rank, so the first topic's area stays.
+        """
+        child = {self._parents[name]: item for item in chosen if (name := item[1]) in self._parents}
+        if not any(item[1] in child for item in chosen):
+            return chosen
+        placed = [child.get(item[1], item) for item in chosen]
+        return [item for i, item in enumerate(placed) if item not in placed[:i]]
 
     def _by_area(self, passing: list[tuple[float, str, int, str]], probs: np.ndarray) -> list:
         """Return the candidate topics, the likeliest with its area first (ties by name).

@@ -283,7 +283,8 @@ def topic_hits(text: str, topics: tuple[Topic, ...], strict: bool = False) -> li
     extraction (RE)") is that topic's wherever it recurs.
     """
     index = _index(topics)
-    originals = _TOKEN.findall(text)
+    tokens = list(_TOKEN.finditer(text))  # spans, for the evidence as the abstract spells it
+    originals = [token.group() for token in tokens]
     # Tokens are ASCII, so lowering them joined keeps one word per token.
     words = " ".join(originals).lower().split(" ") if originals else []
     _learn_words(index, words)
@@ -293,7 +294,6 @@ def topic_hits(text: str, topics: tuple[Topic, ...], strict: bool = False) -> li
     at = [i for i, (word, original) in pairs if word in starts or original in acronyms]
     if not at:
         return []
-    tokens = list(_TOKEN.finditer(text))  # spans, for the evidence as the abstract spells it
     hits: list[tuple[int, int, float, str]] = []
     covered: dict[int, int] = {}
 
@@ -314,8 +314,11 @@ def topic_hits(text: str, topics: tuple[Topic, ...], strict: bool = False) -> li
                 if n > 1 and key[:-1] not in inner:
                     break
                 last = key[-1]
-                for topic in exact.get(key, ()) + exact.get((*key[:-1], _singular(last)), ()):
+                for topic in exact.get(key, ()):
                     found[topic] = n
+                if len(last) > 3 and last[-1] == "s":  # a plural matches its singular (`_singular`)
+                    for topic in exact.get((*key[:-1], last[:-1]), ()):
+                        found[topic] = n
                 if n == 1:
                     for topic in word_prefixes.get(last, ()):
                         found[topic] = n
