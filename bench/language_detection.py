@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generator import languages
-from generator.enrich import _analyse_batch, _Job
+from generator.enrich.analysis import _analyse_batch, _Job
 from generator.enrich.tags import load_topics
 from generator.languages import detect_language, load_detector, plainly_english
 from generator.text import to_plain

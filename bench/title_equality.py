@@ -6,7 +6,7 @@
 For every paper of the chosen part of the three corpora (`../shared/corpora/*.jsonl`,
 held-out by default) and of the default corpus (`data/`, read as the build reads it),
 one JSON line: the title, title_source, title_confidence and summary the pipeline's
-analysis gives (`enrich._analyse`: the trailing notes dropped, plain text given),
+analysis gives (`enrich.analysis._analyse`: the trailing notes dropped, plain text given),
 and the title `infer_title` gives from the raw abstract (what bench/titles.py measures).
 A speed-up must write the same lines, byte for byte.
 """
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.split import part_of
-from generator.enrich import _analyse
+from generator.enrich.analysis import _analyse
 from generator.enrich.titles import infer_title
 from generator.pipeline import sources_or_default
 from generator.read import read_sources

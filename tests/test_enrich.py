@@ -7,8 +7,9 @@ import re
 import pytest
 import yaml
 
-from generator.enrich import enrich, enrich_digest, summarize
+from generator.enrich import enrich, enrich_digest
 from generator.enrich.folding import fold_topics
+from generator.enrich.summaries import summarize
 from generator.enrich.tags import load_topics, match_topics
 from generator.enrich.titles import infer_title, unique_titles
 from generator.model import Tag

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from generator.enrich import enrich, summarize
+from generator.enrich import enrich
+from generator.enrich.summaries import summarize
 from generator.read import read_sources
 from generator.settings import Settings
 from tests.conftest import ROOT, write_tree
