@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..child_env import child_env
+from ..child_env import child_env, end_process
 
 log = logging.getLogger(__name__)
 
@@ -189,11 +189,7 @@ class MapLayout:
     def close(self) -> None:
         """Stop the map's process if it still runs (the places are then drawn here when asked for)."""
         if self._process is not None:
-            if self._process.poll() is None:
-                self._process.kill()
-            self._process.wait()
-            if self._process.stdout is not None:
-                self._process.stdout.close()
+            end_process(self._process)
             self._process = None
 
 

@@ -29,7 +29,7 @@ from typing import IO
 import numpy as np
 import scipy.sparse as sp
 
-from ..child_env import child_env
+from ..child_env import child_env, end_process
 from .related import NeighbourMemo, cold, kept_lists, kept_product, nearest_kept
 from .vectors import Vectors
 
@@ -115,11 +115,7 @@ class RelatedJob:
     def close(self) -> None:
         """End the process if it still runs."""
         if self._process is not None:
-            if self._process.poll() is None:
-                self._process.kill()
-            self._process.wait()
-            if self._process.stdout is not None:
-                self._process.stdout.close()
+            end_process(self._process)
             self._process = None
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..child_env import child_env
+from ..child_env import child_env, end_process
 
 log = logging.getLogger(__name__)
 
@@ -138,16 +138,8 @@ class PageProcesses:
     def _end(self, share: int) -> None:
         proc = self._procs[share]
         self._procs[share] = None
-        if proc is None:
-            return
-        # Killed first: a feeding thread blocked writing to it is released (a broken pipe) before its stdin closes.
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        for stream in (proc.stdin, proc.stdout):
-            with contextlib.suppress(OSError, ValueError):
-                if stream is not None:
-                    stream.close()
+        if proc is not None:
+            end_process(proc)
 
     def close(self) -> None:
         """End the processes (each exits at the end of its input) and the feeding threads."""
