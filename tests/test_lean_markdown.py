@@ -47,6 +47,15 @@ def _anchors(source: str) -> tuple[set, set]:
     return found[0], found[1]
 
 
+def _build_plain_and_lean(project: Path) -> None:
+    """Build `project` with plain MkDocs into `plain/` and with the build's MkDocs into `lean/` (Pagefind search)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PAPER_DIGEST_SEARCH": "pagefind", "PYTHONWARNINGS": "ignore"}
+    for module, site in (("mkdocs", "plain"), ("generator.build.lean_mkdocs", "lean")):
+        done = subprocess.run([sys.executable, "-m", module, "build", "--site-dir", site], cwd=project, env=env,
+                              capture_output=True, text=True, check=False, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+
+
 def _pages(docs: Path) -> list[Path]:
     return sorted(docs.rglob("*.md"))
 
@@ -154,11 +163,7 @@ def test_a_site_of_generated_pages_is_built_as_plain_mkdocs_builds_it(default_si
         assert paper in config
     (project / "mkdocs.yml").write_text(config, encoding="utf-8")
     shutil.copytree(default_site.project_dir / "overrides", project / "overrides")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PAPER_DIGEST_SEARCH": "pagefind", "PYTHONWARNINGS": "ignore"}
-    for module, site in (("mkdocs", "plain"), ("generator.build.lean_mkdocs", "lean")):
-        done = subprocess.run([sys.executable, "-m", module, "build", "--site-dir", site], cwd=project, env=env,
-                              capture_output=True, text=True, check=False, timeout=600)
-        assert done.returncode == 0, done.stderr[-3000:]
+    _build_plain_and_lean(project)
     files = sorted(p.relative_to(project / "plain") for p in (project / "plain").rglob("*.html"))
     assert len([f for f in files if f.parts[0] == "papers"]) >= 50
     assert files == sorted(p.relative_to(project / "lean") for p in (project / "lean").rglob("*.html"))
@@ -182,11 +187,7 @@ def test_pages_converted_one_after_another_keep_nothing_of_each_other(tmp_path, 
         f"site_name: S\ndocs_dir: docs\ntheme:\n  name: material\n  font: false\nmarkdown_extensions:\n  - {extension}\n",
         encoding="utf-8",
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PAPER_DIGEST_SEARCH": "pagefind", "PYTHONWARNINGS": "ignore"}
-    for module, site in (("mkdocs", "plain"), ("generator.build.lean_mkdocs", "lean")):
-        done = subprocess.run([sys.executable, "-m", module, "build", "--site-dir", site], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, check=False, timeout=300)
-        assert done.returncode == 0, done.stderr[-3000:]
+    _build_plain_and_lean(tmp_path)
     for n in range(4):
         page = (tmp_path / "lean" / f"p{n}" / "index.html").read_text(encoding="utf-8")
         assert page == (tmp_path / "plain" / f"p{n}" / "index.html").read_text(encoding="utf-8")
@@ -205,11 +206,7 @@ def test_material_search_attributes_are_stripped_as_material_strips_them(tmp_pat
         "site_name: S\ndocs_dir: docs\ntheme:\n  name: material\n  font: false\nplugins:\n  - search\n",
         encoding="utf-8",
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PAPER_DIGEST_SEARCH": "pagefind", "PYTHONWARNINGS": "ignore"}
-    for module, site in (("mkdocs", "plain"), ("generator.build.lean_mkdocs", "lean")):
-        done = subprocess.run([sys.executable, "-m", module, "build", "--site-dir", site], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, check=False, timeout=300)
-        assert done.returncode == 0, done.stderr[-3000:]
+    _build_plain_and_lean(tmp_path)
     for page in ("index.html", "a/index.html"):
         assert (tmp_path / "lean" / page).read_bytes() == (tmp_path / "plain" / page).read_bytes()
     stripped = (tmp_path / "lean" / "a" / "index.html").read_text(encoding="utf-8")
