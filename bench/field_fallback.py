@@ -10,6 +10,10 @@ venue's field. Labels: the topics its title names (`keywords.named_topics`, the 
   the near-threshold path gives one, and how often that topic is one the title names, on papers
   whose title names a topic of the field. The chosen margin is the lowest share at which that
   precision, over every field, reaches the precision the thresholds aim at (0.6).
+- `fields.PHRASED_CONTRIBUTION_SCORE`, `fields.PHRASED_EVIDENCE`: for each pair of scores (named in
+  a contribution sentence / anywhere), the topics without a classifier given to a paper with no
+  topic, and how often the title names them (on papers whose title names a topic of the field), as
+  its first topic and as a further topic.
 - `fields.CATCH_ALL_RATIO`: for each ratio, the papers whose area moves off a catch-all area, and
   how often the area their title names is the catch-all and how often the new one.
 """
@@ -51,6 +55,21 @@ def tagged(tagger, field: str, plains: list[str], tfidf, margin: float, ratio: f
         fields_module.FALLBACK_MARGIN, fields_module.CATCH_ALL_RATIO = saved
 
 
+#: The (contribution sentence, anywhere) scores measured for topics without a classifier; 1e9: no phrase reaches it.
+PHRASED_SCORES = ((1.0, 1e9), (1.0, 1.5), (1.0, 2.0), (1.5, 1.5), (2.0, 2.0))
+WITHOUT = (1e9, 1e9)
+
+
+def phrased(tagger, field: str, plains: list[str], tfidf, scores: tuple[float, float]) -> list:
+    """Return the papers' field tags with topics without a classifier given at these scores to a paper with none."""
+    saved = fields_module.PHRASED_CONTRIBUTION_SCORE, fields_module.PHRASED_EVIDENCE
+    fields_module.PHRASED_CONTRIBUTION_SCORE, fields_module.PHRASED_EVIDENCE = scores
+    try:
+        return tagger.tag_in(plains, tfidf, [field] * len(plains))
+    finally:
+        fields_module.PHRASED_CONTRIBUTION_SCORE, fields_module.PHRASED_EVIDENCE = saved
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpora", default=str(CORPORA))
@@ -63,6 +82,7 @@ def main() -> None:
     pooled = {margin: [0, 0] for margin in MARGINS}
     moved = {(ratio, bare): [0, 0, 0] for ratio in (*RATIOS, 1e9) for bare in (False, True)}
     by_field: dict[str, dict[float, tuple[int, int]]] = {}
+    phrased_counts: dict[tuple[float, float], list[int]] = {}
     for field in vocabulary.fields:
         mine = [r for r in records if r["field"] == field.name]
         if field.name == MACHINE_LEARNING or not mine or not tagger.has_areas(field.name):
@@ -86,6 +106,17 @@ def main() -> None:
             by_field.setdefault(field.name, {})[margin] = (hits, len(titled))
             line.append(f"{margin}: {len(given)} given, {hits}/{len(titled)}")
         print(f"{field.name} ({len(mine)} papers, {len(bare)} without a topic): " + "; ".join(line))
+        strict = phrased(tagger, field.name, plains, tfidf, WITHOUT)
+        for score in PHRASED_SCORES:
+            after = phrased(tagger, field.name, plains, tfidf, score)
+            first = [i for i in range(len(mine)) if after[i].topics and not strict[i].topics and named[i]]
+            added = [(i, t.name) for i in range(len(mine)) if strict[i].topics and named[i]
+                     for t in after[i].topics if t.name not in {s.name for s in strict[i].topics}]
+            counts = phrased_counts.setdefault(score, [0, 0, 0, 0])
+            counts[0] += sum(after[i].topics[0].name in named[i] for i in first)
+            counts[1] += len(first)
+            counts[2] += sum(name in named[i] for i, name in added)
+            counts[3] += len(added)
         # Without the catch-all rule: every area specific.
         catch_all, tagger._catch_all = tagger._catch_all, frozenset()
         base = tagged(tagger, field.name, plains, tfidf, fields_module.FALLBACK_MARGIN, 1e9)
@@ -105,6 +136,12 @@ def main() -> None:
     chosen = next((m for m in MARGINS if all(by_field[f][m][0] >= AIM * by_field[f][m][1] for f in measured)), None)
     print(f"  lowest margin reaching {AIM} in each of {', '.join(measured)}: {chosen} "
           f"(shipped: {fields_module.FALLBACK_MARGIN})")
+    print("topics without a classifier given to a paper with no topic, by the phrase score they need in a contribution")
+    print("sentence / anywhere (titled papers: the title names it):")
+    shipped = (fields_module.PHRASED_CONTRIBUTION_SCORE, fields_module.PHRASED_EVIDENCE)
+    for (contribution, anywhere), (hits, gained, further_hits, further) in phrased_counts.items():
+        print(f"  {contribution:g} / {anywhere:g}: first topic of a paper without one {hits}/{gained}; "
+              f"a further topic {further_hits}/{further}{' (shipped)' if (contribution, anywhere) == shipped else ''}")
     print("catch-all areas given way (titled papers whose area changes: title names the catch-all / the new area);")
     print("at 1e9 only a further topic's area replaces a catch-all:")
     for without in (False, True):

@@ -39,11 +39,26 @@ def _evidence(text: str, strict: bool = True) -> set[str]:
      {"Speech Recognition & Spoken Language"}, {"Super-Resolution"}),
     # ... and the head of a compound name still names its subject ("ORB-SLAM" is SLAM).
     ("We extend ORB-SLAM with semantic landmarks.", {"SLAM"}, set()),
+    # A longer phrase of another field takes nothing: vision's "visual odometry" leaves robotics its odometry.
+    ("We propose a hybrid stereo visual odometry method for autonomous robots.",
+     {"Odometry & State Estimation", "Camera Pose & Visual Localization"}, set()),
 ])
 def test_only_a_match_that_names_a_subject_is_evidence(text: str, expected: set, never: set) -> None:
     found = _evidence(text)
     assert expected <= found, found
     assert not never & found, found
+
+
+def test_topics_compete_for_a_phrase_only_within_their_field() -> None:
+    # Two vocabularies in one feature set (the field topic model's): each field's longest phrase wins in it.
+    vision = ("We present a stereo visual odometry network.", "Computer Vision", "Robotics")
+    topics = bundled_field_topics()
+    hits = topic_hits(vision[0], topics, strict=True)
+    fields_hit = {topics[t].group for t, _, _, _ in hits}
+    assert {vision[1], vision[2]} <= fields_hit, hits
+    # Within one field, the word inside the longer phrase is still that phrase's alone.
+    speech = topic_hits("We detect hate speech in tweets.", topics, strict=True)
+    assert "Speech Recognition & Spoken Language" not in {topics[t].name for t, _, _, _ in speech}
 
 
 def test_an_acronym_defined_as_a_topics_phrase_is_that_topics_evidence_wherever_it_recurs() -> None:

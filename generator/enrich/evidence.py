@@ -17,18 +17,22 @@ _DEFINED = re.compile(r"\(\s*([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*?)s?\s*[),;]")
 class StrictMatches:
     """What of one abstract's matches names a subject (`topic_hits(strict=True)`), word by word in order.
 
-    A phrase match inside a longer match that starts at or before its word is dropped: a word of several
-    subjects inside the phrase of one ("speech" of "hate speech"). An acronym joined by a hyphen to a
-    following name ("SR-LSTM") names a method, not its subject. An acronym the abstract defines (in
+    A phrase match inside a longer match of its group (its field's topics) that starts at or before its
+    word is dropped: a word of several subjects inside the phrase of one ("speech" of "hate speech"). A
+    longer phrase of another field takes nothing: a vision topic's "visual odometry" leaves "odometry"
+    to robotics' odometry topic, whose digest never shows the vision one. An acronym joined by a hyphen
+    to a following name ("SR-LSTM") names a method, not its subject. An acronym the abstract defines (in
     parentheses after its expansion) belongs to the topics whose phrase ends the expansion, and, when
     such a topic exists, to no other; its later uses are matches of those topics.
     """
 
     def __init__(self, text: str, tokens: list[re.Match[str]], originals: list[str],
-                 acronyms: dict[str, tuple[int, ...]]) -> None:
+                 acronyms: dict[str, tuple[int, ...]], groups: tuple[int, ...]) -> None:
         self.text, self.tokens, self.originals, self.acronyms = text, tokens, originals, acronyms
-        #: The end of the longest match so far (a word index past it).
-        self.reach = -1
+        #: Each topic's group: topics compete for words only within their group.
+        self.groups = groups
+        #: Per group, the end of its longest match so far (a word index past it).
+        self.reach: dict[int, int] = {}
         #: Word index -> the topics whose multi-word match ends there (only when something is defined).
         self.ends_at: dict[int, tuple[int, ...]] = {}
         #: Defined acronym -> (its word index, the character offset of its parenthesis).
@@ -45,18 +49,25 @@ class StrictMatches:
 
     def step(self, i: int, found: dict[int, int]) -> tuple[dict[int, int], tuple[int, ...]]:
         """Return the phrase matches that start at word `i` and name a subject, and the topics its acronym names."""
-        widest = max(found.values()) if found else 1
-        if i + widest <= self.reach:
-            found = {}  # inside a longer match that began earlier
-        elif len(found) > 1:
-            found = {t: n for t, n in found.items() if n == widest}  # shorter than another beginning here: none
-        if found and self.definitions and widest > 1:
-            self.ends_at[i + widest - 1] = tuple(found)
+        groups, reach = self.groups, self.reach
+        widest: dict[int, int] = {}
+        for topic, n in found.items():
+            group = groups[topic]
+            widest[group] = max(widest.get(group, 0), n)
+        # Inside a longer match of its group that began earlier, or shorter than another of its group beginning
+        # here: none.
+        found = {t: n for t, n in found.items() if n == widest[groups[t]] and i + n > reach.get(groups[t], -1)}
+        if found and self.definitions:
+            for topic, n in found.items():
+                if n > 1:
+                    self.ends_at[i + n - 1] = (*self.ends_at.get(i + n - 1, ()), topic)
         named: tuple[int, ...] = ()
         original = self.originals[i]
-        if original in self.acronyms and widest == 1 and i + 1 > self.reach:
-            named = self._acronym(i, original)
-        self.reach = max(self.reach, i + widest)
+        if original in self.acronyms:
+            named = tuple(t for t in self._acronym(i, original)
+                          if widest.get(groups[t], 1) == 1 and i + 1 > reach.get(groups[t], -1))
+        for group, n in widest.items():
+            reach[group] = max(reach.get(group, -1), i + n)
         return found, named
 
     def _acronym(self, i: int, original: str) -> tuple[int, ...]:

@@ -48,13 +48,21 @@ FALLBACK_PROBABILITY = 0.15
 #: threshold when the abstract names it (`FieldTagger._fallback`). Calibrated on the tune part's threshold
 #: fold (`python bench/field_fallback.py`): the lowest share at which the topics so given, on papers whose
 #: title names a topic of their field, are the title's as often as the thresholds aim at (0.6).
-FALLBACK_MARGIN = 0.5
+FALLBACK_MARGIN = 0.4
 #: The phrase score that names a topic for `FALLBACK_MARGIN`: a phrase of several words (1.5), or two mentions.
 FALLBACK_EVIDENCE = 1.5
 #: Under this probability a paper's first topic is weak: its candidates are ordered with their areas' (`_by_area`).
 WEAK_TOPIC = 0.5
 #: A catch-all area ("Learning for Vision") first only when no specific area is at least this share as likely.
 CATCH_ALL_RATIO = 0.5
+#: The phrase score a topic without a classifier needs, for a paper no other topic fits, when a contribution
+#: sentence names it ("we investigate ... the GEC sequence tagging architecture": once is enough); as a further
+#: topic it needs `PHRASE_MIN_SCORE` and to be named as the subject. Measured with `FALLBACK_MARGIN`
+#: (`python bench/field_fallback.py`): so given, the first topic is the title's; as a further one it rarely is.
+PHRASED_CONTRIBUTION_SCORE = 1.0
+#: The phrase score that names a topic without a classifier, for a paper no other topic fits, anywhere in the
+#: abstract: a phrase of several words ("math word problems"), or two mentions. Measured with the above.
+PHRASED_EVIDENCE = 1.5
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,7 @@ class Vocabulary:
         return next((f.name for f in self.fields if head in f.venues), None)
 
 
-def _topic_entries(items: list, area: str, parent: str, source: str) -> list[dict]:
+def _topic_entries(items: list, area: str, parent: str, source: str, group: str) -> list[dict]:
     entries = []
     for item in items or []:
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
@@ -101,8 +109,9 @@ def _topic_entries(items: list, area: str, parent: str, source: str) -> list[dic
         entry = {key: item[key] for key in ("name", "phrases", "acronyms") if key in item}
         if parent:
             entry["parent"] = parent
+        entry["group"] = group
         entries.append(entry)
-        entries += _topic_entries(item.get("narrower") or [], area, item["name"], source)
+        entries += _topic_entries(item.get("narrower") or [], area, item["name"], source, group)
     return entries
 
 
@@ -115,14 +124,15 @@ def parse_vocabulary(text: str, source: str) -> Vocabulary:
             raise DigestError(f"{source}: each entry needs a `field`")
         areas = []
         for area in item.get("areas") or []:
-            topics = _topic_entries(area.get("topics") or [], area["area"], "", source)
+            topics = _topic_entries(area.get("topics") or [], area["area"], "", source, item["field"])
             broad |= _flagged(area.get("topics") or [], "broad")
             llm_era |= _flagged(area.get("topics") or [], "llm_era")
             areas.append(FieldArea(area["area"], tuple(t["name"] for t in topics), bool(area.get("catch_all"))))
             # The area's own column: a paper is about the area when its title names any of its topics.
             phrases = sorted({p for t in topics for p in t.get("phrases", [])})
             acronyms = sorted({a for t in topics for a in t.get("acronyms", [])})
-            entries.append({"name": AREA_PREFIX + area["area"], "phrases": phrases, "acronyms": acronyms})
+            entries.append({"name": AREA_PREFIX + area["area"], "phrases": phrases, "acronyms": acronyms,
+                            "group": item["field"]})
             entries += topics
         venues = frozenset(str(v).upper() for v in item.get("venues") or [])
         fields.append(Field(item["field"], venues, tuple(areas)))
@@ -340,7 +350,8 @@ class FieldTagger:
         sentence, "We propose a dependency parser ...", or its phrases adding up to `SUBJECT_SCORE`) at
         `FALLBACK_PROBABILITY`, or when its probability is at least `FALLBACK_MARGIN` of its threshold
         and the abstract names it by a phrase of several words, twice, or in a contribution sentence
-        (`FALLBACK_EVIDENCE`: "relation extraction", "stereo matching").
+        (`FALLBACK_EVIDENCE`: "relation extraction", "stereo matching"). Failing those, a topic without a
+        classifier named once in a contribution sentence (`PHRASED_CONTRIBUTION_SCORE`).
         """
         model = self.topic_model
         columns, thresholds = self._columns[field], self._thresholds[field]
@@ -356,18 +367,29 @@ class FieldTagger:
                 named and probs[c] >= FALLBACK_MARGIN * model.thresholds[c]
             ):
                 found.append((float(probs[c]), model.names[c], c, self._area_of[c]))
-        return self._allowed(sorted(found, key=lambda item: (-item[0], item[1])), plain)[:1]
+        found = self._allowed(sorted(found, key=lambda item: (-item[0], item[1])), plain)
+        if not found:
+            # A topic too rare in titles for a classifier, named in a contribution sentence: once is enough here.
+            once = sorted(self._phrased(field, features, row, once=True), key=lambda item: (-item[0], item[1]))
+            found = self._allowed(once, plain)
+        # Several under their thresholds: the likeliest with its area, as for weak topics over them (`_by_area`).
+        return self._by_area(found, probs)[:1]
 
-    def _phrased(self, field: str, features, row: int) -> list[tuple[float, str, int, str]]:
+    def _phrased(self, field: str, features, row: int, once: bool = False) -> list[tuple[float, str, int, str]]:
         """Return the topics without a classifier (too few titled papers) that the abstract names as its subject.
 
         Such a topic ("Speech Synthesis", "Dependency & Constituency Parsing") needs two mentions
         (`PHRASE_MIN_SCORE`) and to be named as the subject (`names_subject`); its confidence is its phrases'.
+        With `once` (a paper nothing else fits), one mention in a contribution sentence is enough, or a phrase of
+        several words anywhere (`PHRASED_EVIDENCE`).
         """
         found = []
         for c, index in self._phrase_decided[field]:
             score = features.scores[row].get(index, 0.0)
-            if score >= PHRASE_MIN_SCORE and names_subject(features, row, index):
+            if (score >= PHRASE_MIN_SCORE and names_subject(features, row, index)) or (
+                once and (score >= PHRASED_EVIDENCE
+                          or (score >= PHRASED_CONTRIBUTION_SCORE and features.contribution[row].get(index)))
+            ):
                 found.append((phrase_confidence(score), self.topic_model.names[c], c, self._area_of[c]))
         return found
 

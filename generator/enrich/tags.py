@@ -48,6 +48,9 @@ class Topic:
     requires_pattern: re.Pattern[str] | None = None
     #: Given only when the abstract names it as its subject (topic_model.names_subject), not as a tool it uses.
     contribution_only: bool = False
+    #: The field whose topics it competes with for a phrase (`topic_hits(strict=True)`): a vision topic's
+    #: "visual odometry" does not take "odometry" from a robotics topic. Empty: one vocabulary.
+    group: str = ""
 
     @property
     def slug(self) -> str:
@@ -102,6 +105,7 @@ def compile_topic(
     keyword_phrases: list[str] | None = None,
     llm_era: bool = False,
     contribution_only: bool = False,
+    group: str = "",
 ) -> Topic:
     """Build a Topic from its name, phrases (case-insensitive), acronyms (exact), whole-keyword synonyms, parent.
 
@@ -120,6 +124,7 @@ def compile_topic(
     return Topic(
         name, tuple(phrases), tuple(acronyms), phrase_pattern, acronym_pattern, whole, parent,
         _words_pattern(keyword_phrases or []), LANGUAGE_MODEL_PATTERN if llm_era else None, contribution_only,
+        group,
     )
 
 
@@ -149,7 +154,7 @@ def _parse_topics(text: str, source: str) -> tuple[Topic, ...]:
 
 
 def topics_from_entries(items: list, source: str) -> tuple[Topic, ...]:
-    """Compile topic entries ({name, phrases, acronyms, keywords, parent}) read from a YAML file."""
+    """Compile topic entries ({name, phrases, acronyms, keywords, parent, group}) read from a YAML file."""
     topics = []
     names = {item.get("name") for item in items if isinstance(item, dict)}
     for index, item in enumerate(items, start=1):
@@ -167,7 +172,8 @@ def topics_from_entries(items: list, source: str) -> tuple[Topic, ...]:
             )
         keyword_phrases = [str(k) for k in item.get("keyword_phrases") or []]
         flags = (bool(item.get("llm_era")), bool(item.get("contribution_only")))
-        topics.append(compile_topic(item["name"], phrases, acronyms, keywords, parent, keyword_phrases, *flags))
+        topics.append(compile_topic(item["name"], phrases, acronyms, keywords, parent, keyword_phrases, *flags,
+                                    group=str(item.get("group") or "")))
     return tuple(topics)
 
 
@@ -185,6 +191,8 @@ class _Index:
     exact: dict[tuple[str, ...], tuple[int, ...]]
     prefix: dict[tuple[str, ...], tuple[int, ...]]  # last word is a prefix ("molecul*")
     acronyms: dict[str, tuple[int, ...]]
+    #: Each topic's group (`Topic.group`) as a number: topics compete for a phrase within their group.
+    groups: tuple[int, ...]
     longest: int
     prefix_lengths: tuple[int, ...]
     #: Word tuples that begin a longer phrase: a longer match is tried only after one of them.
@@ -234,7 +242,9 @@ def _build_index(topics: tuple[Topic, ...]) -> _Index:
     starts = firsts | {word + "s" for word in firsts} | {word + "es" for word in firsts}
     lengths = tuple(sorted({len(words[-1]) for words in prefix}, reverse=True))
     inner = frozenset(words[:k] for words in (*exact, *prefix) for k in range(1, len(words)))
+    numbers: dict[str, int] = {}
     return _Index(
+        groups=tuple(numbers.setdefault(topic.group, len(numbers)) for topic in topics),
         exact=freeze(exact),
         prefix=freeze(prefix),
         acronyms=freeze(acronyms),
@@ -277,10 +287,10 @@ def topic_hits(text: str, topics: tuple[Topic, ...], strict: bool = False) -> li
     a multi-word phrase weighs 1.5, a word or acronym 1. A topic's matches never overlap.
 
     `strict` (the field topic model's features: `strict_evidence`) keeps only what names a subject: a
-    match inside another topic's longer one ("speech" of "hate speech", "video" of "video object
-    segmentation") is none, nor is an acronym that begins a compound name ("SR" of "SR-LSTM") or that
-    the abstract defines as other words; an acronym it defines as a topic's phrase ("relation
-    extraction (RE)") is that topic's wherever it recurs.
+    match inside a longer one of another topic of its field (`Topic.group`: "speech" of "hate speech",
+    "video" of "video object segmentation") is none, nor is an acronym that begins a compound name ("SR"
+    of "SR-LSTM") or that the abstract defines as other words; an acronym it defines as a topic's phrase
+    ("relation extraction (RE)") is that topic's wherever it recurs.
     """
     index = _index(topics)
     tokens = list(_TOKEN.finditer(text))  # spans, for the evidence as the abstract spells it
@@ -303,7 +313,7 @@ def topic_hits(text: str, topics: tuple[Topic, ...], strict: bool = False) -> li
         covered[topic] = end
         hits.append((topic, tokens[start].start(), weight, shown))
 
-    strictly = StrictMatches(text, tokens, originals, acronyms) if strict else None
+    strictly = StrictMatches(text, tokens, originals, acronyms, index.groups) if strict else None
     inner, exact, word_prefixes, prefix_heads = index.inner, index.exact, index.word_prefixes, index.prefix_heads
     for i in at:
         found: dict[int, int] = {}

@@ -1,0 +1,89 @@
+"""Papers whose field names their subject get that topic, in its area (issue 44, sixth round).
+
+Strict readers found, in digests of ACL, CVPR and IROS papers: a visual odometry paper with no topic
+(vision's phrase "visual odometry" had taken "odometry" from robotics' topic), a grammatical error
+correction paper that says "GEC" once, mental health filed under social media, face models filed under
+"Recognition & Classification" beside an area named for faces, forgery detection called image
+editing, a binarized network called "Semantic Segmentation" (what it was run on), referring
+expressions called captioning, and a dynamics-identification paper with no topic. The abstracts
+below are written for these tests in the shape of real ones (none is from ICLR 2026 or a held-out
+venue-year).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.enrich import enrich
+from generator.model import Paper
+from generator.settings import Settings
+from tests.conftest import make_paper
+from tests.test_fields import NLP, ROBOTICS, VISION
+
+#: (abstract, a right topic ("A|B": either; a narrower topic of fewer than three papers shows as its parent),
+#: its area, topics never shown)
+NLP_RECALL = [
+    ("In this paper, we improve the GEC sequence tagging architecture by ensembling several pretrained "
+     "encoders with majority votes on span-level edits. Our ensemble reaches a new best F0.5 on the BEA-2019 "
+     "test set, and a single model distilled from it on synthetic data comes close.",
+     "Grammatical Error Correction", "Generation & Summarization", {"Text Generation"}),
+    ("Math word problems ask for an equation that the text of a short story implies. Previous solvers read the "
+     "problem as a sequence. We encode the problem both as a sequence and as a graph of its quantities, and "
+     "decode the equation with a tree decoder and a sequence decoder whose answers are reconciled, improving "
+     "answer accuracy on two benchmarks.",
+     "Math Word Problems & Numerical Reasoning", "Question Answering & Retrieval", set()),
+    ("Depression affects millions, and clinicians look for its signs in what patients say. We propose a "
+     "depression detection model for transcripts of clinical interviews that attends to the questions asked, "
+     "and it detects depression more accurately than previous models on the DAIC-WOZ corpus.",
+     "Mental Health", "Sentiment, Social Media & Society", set()),
+]
+
+VISION_RECALL = [
+    ("Face anti-spoofing tells a live face from a photo or a mask held to the camera. We learn depth and "
+     "reflection cues with an auxiliary network and fuse them over frames, lowering the error of face "
+     "anti-spoofing on three benchmarks under unseen attacks.",
+     "Face Recognition & Analysis", "Humans, Faces & Motion", set()),
+    ("Forged images splice regions of one photo into another. We localize the manipulated regions with a "
+     "network that compares the noise patterns of each region to the rest of the image, and our forgery "
+     "localization outperforms previous methods on four image forensics benchmarks.",
+     "Image Forensics & Deepfake Detection", "Vision Applications", {"Image Editing & Style Transfer"}),
+    ("Binarized neural networks replace floating-point weights and activations with single bits. We propose a "
+     "binarization scheme that learns a scale per channel and a sign function with a smooth gradient, and our "
+     "binary networks narrow the accuracy gap to full precision on ImageNet classification and on semantic "
+     "segmentation.",
+     "Pruning & Quantization|Efficient Vision Models & Architectures", "Learning for Vision",
+     {"Semantic Segmentation"}),
+    ("Referring expression comprehension finds the object a sentence describes in an image. We parse the "
+     "expression into subject, location and relation phrases and match each to candidate regions with its own "
+     "attention module, improving visual grounding accuracy on three referring expression datasets.",
+     "Visual Grounding & Referring Expressions", "Vision & Language", {"Image Captioning & Visual QA"}),
+]
+
+ROBOTICS_RECALL = [
+    ("Visual odometry is central to robot perception. We propose a hybrid stereo visual odometry method in "
+     "which a network predicts dense depth, trained from ground-truth poses rather than depth maps, and a "
+     "classical pose estimator tracks the camera. On KITTI our visual odometry drifts less than previous "
+     "hybrid methods.",
+     "Odometry & State Estimation", "Localization, Mapping & SLAM", set()),
+    ("Model-based control of a manipulator needs its inertial parameters. We identify the dynamic parameters of "
+     "a seven-joint arm from excitation trajectories optimized for the condition of the regressor, with a "
+     "friction model per joint, and the identified model predicts joint torques within a few percent.",
+     "System Identification", "Motion Planning & Control", set()),
+]
+
+
+def _digest(abstracts: list[str]) -> list[Paper]:
+    return enrich([make_paper(abstract) for abstract in abstracts], Settings())
+
+
+@pytest.mark.parametrize("table,context", [(NLP_RECALL, NLP), (VISION_RECALL, VISION), (ROBOTICS_RECALL, ROBOTICS)],
+                         ids=["nlp", "vision", "robotics"])
+def test_a_paper_whose_field_names_its_subject_gets_that_topic_and_area(table, context) -> None:
+    # Each paper among the field's other papers, as in a venue's digest.
+    papers = _digest([a for a, _, _, _ in table] + [a for a, _, _ in context])
+    for paper, (abstract, expected, area, never) in zip(papers, table, strict=False):
+        topics = [t.name for t in paper.tags if t.kind == "topic"]
+        parents = {t.parent for t in paper.tags if t.kind == "topic"}
+        assert set(expected.split("|")) & {*topics, *parents}, (abstract[:60], paper.tags)
+        assert not never & set(topics), (abstract[:60], topics)
+        assert next(t.name for t in paper.tags if t.kind == "area") == area, (abstract[:60], paper.tags)
