@@ -9,7 +9,7 @@ venue's field. Labels: the topics its title names (`keywords.named_topics`, the 
 - `fields.FALLBACK_MARGIN`: for each share of a topic's threshold, the papers without a topic that
   the near-threshold path gives one, and how often that topic is one the title names, on papers
   whose title names a topic of the field. The chosen margin is the lowest share at which that
-  precision, over every field, reaches the precision the thresholds aim at (0.6).
+  precision, over the fields' papers together, reaches the precision the thresholds aim at (0.6).
 - `fields.PHRASED_CONTRIBUTION_SCORE`, `fields.PHRASED_EVIDENCE`: for each pair of scores (named in
   a contribution sentence / anywhere), the topics without a classifier given to a paper with no
   topic, and how often the title names them (on papers whose title names a topic of the field), as
@@ -41,7 +41,7 @@ from generator.text import to_plain
 AIM = 0.6
 MARGINS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 RATIOS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
-#: A field's precision counts toward the margin's choice when at least this many of its titled papers get a topic.
+#: A field is listed by itself when at least this many of its titled papers get a topic at the lowest margin.
 MEASURED = 20
 
 
@@ -131,11 +131,13 @@ def main() -> None:
                     counts[2] += AREA_PREFIX + after[i].areas[0].name in named[i]
     print("near-threshold topics the title names, all fields (papers whose title names a topic of the field):")
     print("  " + "; ".join(f"{m}: {h}/{n} = {h / max(n, 1):.3f}" for m, (h, n) in pooled.items()))
-    # Every field with enough titled papers to tell (MEASURED of them at the lowest margin) must reach the aim.
+    # The fields together must reach the aim: one field's few dozen titled papers move by several points a paper.
+    chosen = next((m for m in MARGINS if pooled[m][0] >= AIM * pooled[m][1]), None)
+    print(f"  lowest margin reaching {AIM} over every field: {chosen} (shipped: {fields_module.FALLBACK_MARGIN})")
+    # Each field with enough titled papers to tell (MEASURED of them at the lowest margin), for the record.
     measured = [f for f, row in by_field.items() if row[MARGINS[0]][1] >= MEASURED]
-    chosen = next((m for m in MARGINS if all(by_field[f][m][0] >= AIM * by_field[f][m][1] for f in measured)), None)
-    print(f"  lowest margin reaching {AIM} in each of {', '.join(measured)}: {chosen} "
-          f"(shipped: {fields_module.FALLBACK_MARGIN})")
+    each = next((m for m in MARGINS if all(by_field[f][m][0] >= AIM * by_field[f][m][1] for f in measured)), None)
+    print(f"  lowest margin reaching {AIM} in each of {', '.join(measured)}: {each}")
     print("topics without a classifier given to a paper with no topic, by the phrase score they need in a contribution")
     print("sentence / anywhere (titled papers: the title names it):")
     shipped = (fields_module.PHRASED_CONTRIBUTION_SCORE, fields_module.PHRASED_EVIDENCE)

@@ -173,7 +173,7 @@ def main() -> None:
     parser.add_argument("--per-field-topics", type=int, default=20000, help="papers of a field training its topics")
     parser.add_argument("-C", type=float, default=4.0, help="inverse regularisation strength")
     parser.add_argument("--precision", type=float, default=0.6, help="precision each threshold aims at (title labels)")
-    parser.add_argument("--lowest", type=float, default=0.3, help="lowest threshold a topic may get")
+    parser.add_argument("--lowest", type=float, default=0.2, help="lowest threshold a topic may get")
     parser.add_argument("--min-positives", type=int, default=20, help="fewer labelled papers: no classifier")
     parser.add_argument("--prune", type=float, default=0.05, help="drop weights smaller than this")
     parser.add_argument("--skip-fields", action="store_true", help="train only the field topic model")

@@ -5,7 +5,8 @@ Strict readers found, in digests of ACL, CVPR and IROS papers: a visual odometry
 correction paper that says "GEC" once, mental health filed under social media, face models filed under
 "Recognition & Classification" beside an area named for faces, forgery detection called image
 editing, a binarized network called "Semantic Segmentation" (what it was run on), referring
-expressions called captioning, and a dynamics-identification paper with no topic. The abstracts
+expressions called captioning, a ternary network with no topic, a vineyard robot without an
+agricultural topic, and a dynamics-identification paper with no topic. The abstracts
 below are written for these tests in the shape of real ones (none is from ICLR 2026 or a held-out
 venue-year).
 """
@@ -53,6 +54,10 @@ VISION_RECALL = [
      "segmentation.",
      "Pruning & Quantization|Efficient Vision Models & Architectures", "Learning for Vision",
      {"Semantic Segmentation"}),
+    ("Ternary weight networks keep each weight in {-1, 0, +1} with a scale per layer. We train ternarized "
+     "networks with a threshold learned per layer and a straight-through gradient, and our ternary networks lose "
+     "less than one point of ImageNet accuracy against full precision while storing weights in two bits.",
+     "Pruning & Quantization|Efficient Vision Models & Architectures", "Learning for Vision", set()),
     ("Referring expression comprehension finds the object a sentence describes in an image. We parse the "
      "expression into subject, location and relation phrases and match each to candidate regions with its own "
      "attention module, improving visual grounding accuracy on three referring expression datasets.",
@@ -69,6 +74,11 @@ ROBOTICS_RECALL = [
      "a seven-joint arm from excitation trajectories optimized for the condition of the regressor, with a "
      "friction model per joint, and the identified model predicts joint torques within a few percent.",
      "System Identification", "Motion Planning & Control", set()),
+    ("Downy mildew destroys vineyards if it is not treated early. We present a ground robot that drives along "
+     "the vine rows, segments infected leaves in its camera images and sprays only where the disease is found; "
+     "in a commercial vineyard it found most infected plants and used a fraction of the fungicide of uniform "
+     "spraying.",
+     "Agricultural Robots|Field & Space Robots", "Aerial, Marine & Field Robotics", set()),
 ]
 
 

@@ -32,7 +32,7 @@ class StrictMatches:
         #: Each topic's group: topics compete for words only within their group.
         self.groups = groups
         #: Per group, the end of its longest match so far (a word index past it).
-        self.reach: dict[int, int] = {}
+        self.reach = [-1] * (max(groups, default=-1) + 1)
         #: Word index -> the topics whose multi-word match ends there (only when something is defined).
         self.ends_at: dict[int, tuple[int, ...]] = {}
         #: Defined acronym -> (its word index, the character offset of its parenthesis).
@@ -49,14 +49,24 @@ class StrictMatches:
 
     def step(self, i: int, found: dict[int, int]) -> tuple[dict[int, int], tuple[int, ...]]:
         """Return the phrase matches that start at word `i` and name a subject, and the topics its acronym names."""
+        if len(found) == 1:
+            return self._step_one(i, found)
         groups, reach = self.groups, self.reach
         widest: dict[int, int] = {}
         for topic, n in found.items():
             group = groups[topic]
-            widest[group] = max(widest.get(group, 0), n)
+            if n > widest.get(group, 0):
+                widest[group] = n
         # Inside a longer match of its group that began earlier, or shorter than another of its group beginning
         # here: none.
-        found = {t: n for t, n in found.items() if n == widest[groups[t]] and i + n > reach.get(groups[t], -1)}
+        if len(widest) == 1:  # one field's topics (a topic and its area's column): the rule without grouping
+            ((group, most),) = widest.items()
+            if i + most <= reach[group]:
+                found = {}
+            elif min(found.values()) != most:
+                found = {t: n for t, n in found.items() if n == most}
+        elif any(n != widest[groups[t]] or i + n <= reach[groups[t]] for t, n in found.items()):
+            found = {t: n for t, n in found.items() if n == widest[groups[t]] and i + n > reach[groups[t]]}
         if found and self.definitions:
             for topic, n in found.items():
                 if n > 1:
@@ -65,9 +75,28 @@ class StrictMatches:
         original = self.originals[i]
         if original in self.acronyms:
             named = tuple(t for t in self._acronym(i, original)
-                          if widest.get(groups[t], 1) == 1 and i + 1 > reach.get(groups[t], -1))
+                          if widest.get(groups[t], 1) == 1 and i + 1 > reach[groups[t]])
         for group, n in widest.items():
-            reach[group] = max(reach.get(group, -1), i + n)
+            if i + n > reach[group]:
+                reach[group] = i + n
+        return found, named
+
+    def _step_one(self, i: int, found: dict[int, int]) -> tuple[dict[int, int], tuple[int, ...]]:
+        """`step` for the commonest case, one topic's match starting at word `i` (the same rules, no grouping)."""
+        groups, reach = self.groups, self.reach
+        ((topic, n),) = found.items()
+        group = groups[topic]
+        if i + n <= reach[group]:
+            found = {}
+        elif n > 1 and self.definitions:
+            self.ends_at[i + n - 1] = (*self.ends_at.get(i + n - 1, ()), topic)
+        named: tuple[int, ...] = ()
+        original = self.originals[i]
+        if original in self.acronyms:
+            named = tuple(t for t in self._acronym(i, original)
+                          if (n == 1 or groups[t] != group) and i + 1 > reach[groups[t]])
+        if i + n > reach[group]:
+            reach[group] = i + n
         return found, named
 
     def _acronym(self, i: int, original: str) -> tuple[int, ...]:

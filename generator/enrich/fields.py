@@ -48,7 +48,7 @@ FALLBACK_PROBABILITY = 0.15
 #: threshold when the abstract names it (`FieldTagger._fallback`). Calibrated on the tune part's threshold
 #: fold (`python bench/field_fallback.py`): the lowest share at which the topics so given, on papers whose
 #: title names a topic of their field, are the title's as often as the thresholds aim at (0.6).
-FALLBACK_MARGIN = 0.4
+FALLBACK_MARGIN = 0.5
 #: The phrase score that names a topic for `FALLBACK_MARGIN`: a phrase of several words (1.5), or two mentions.
 FALLBACK_EVIDENCE = 1.5
 #: Under this probability a paper's first topic is weak: its candidates are ordered with their areas' (`_by_area`).

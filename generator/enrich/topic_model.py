@@ -338,11 +338,12 @@ class TopicModel:
         cols = columns[words]
         # Largest first, ties by column (the vocabulary is alphabetical): a few candidates are enough.
         top = np.lexsort((cols, -contribution))[: 3 * _WORDS_SHOWN]
-        ranked = [(contribution[i], str(self.terms[cols[i]])) for i in top if contribution[i] > 0]
+        top = top[contribution[top] > 0]
+        ranked = self.terms[cols[top]].tolist()
         # A word already inside a phrase or a term shown ("reinforcement" of "reinforcement learning") adds nothing.
         kept: list[str] = []
         covered = [set(p.lower().split()) for p in phrases]
-        for _, term in ranked:
+        for term in ranked:
             parts = set(term.split())
             if any(parts <= other for other in covered):
                 continue
