@@ -6,7 +6,10 @@ correction paper that says "GEC" once, mental health filed under social media, f
 "Recognition & Classification" beside an area named for faces, forgery detection called image
 editing, a binarized network called "Semantic Segmentation" (what it was run on), referring
 expressions called captioning, a ternary network with no topic, a vineyard robot without an
-agricultural topic, and a dynamics-identification paper with no topic. The abstracts
+agricultural topic, a dynamics-identification paper with no topic; hashing filed under vision and
+language, RGB-D salient object detection called object detection, MRI reconstruction called 3D
+reconstruction, vehicle re-identification called person re-identification, and gas source
+localization called robot localization. The abstracts
 below are written for these tests in the shape of real ones (none is from ICLR 2026 or a held-out
 venue-year).
 """
@@ -22,7 +25,7 @@ from tests.conftest import make_paper
 from tests.test_fields import NLP, ROBOTICS, VISION
 
 #: (abstract, a right topic ("A|B": either; a narrower topic of fewer than three papers shows as its parent),
-#: its area, topics never shown)
+#: its area ("A|B": either), topics never shown)
 NLP_RECALL = [
     ("In this paper, we improve the GEC sequence tagging architecture by ensembling several pretrained "
      "encoders with majority votes on span-level edits. Our ensemble reaches a new best F0.5 on the BEA-2019 "
@@ -62,6 +65,23 @@ VISION_RECALL = [
      "expression into subject, location and relation phrases and match each to candidate regions with its own "
      "attention module, improving visual grounding accuracy on three referring expression datasets.",
      "Visual Grounding & Referring Expressions", "Vision & Language", {"Image Captioning & Visual QA"}),
+    ("We learn compact binary codes for large-scale image retrieval. Our deep hashing network is trained with a "
+     "pairwise similarity loss and a quantization penalty, and retrieves images by Hamming distance more "
+     "accurately than previous hashing methods on CIFAR-10 and NUS-WIDE.",
+     "Image Retrieval & Metric Learning", "Recognition & Classification", {"Cross-Modal Retrieval"}),
+    ("RGB-D salient object detection finds the objects that stand out in a colour image and its depth map. We "
+     "fuse the two modalities with a cross-modal attention module at every scale, and our detector outperforms "
+     "previous RGB-D salient object detection methods on six benchmarks.",
+     "Saliency & Anomaly Detection", "Detection & Segmentation", {"Object Detection"}),
+    ("Fast MRI acquisition undersamples k-space. We propose an unrolled network for MRI reconstruction that "
+     "alternates learned denoising with data consistency, and it reconstructs knee and brain scans from "
+     "eight-fold undersampled measurements with fewer artifacts than compressed sensing.",
+     "Medical Image Analysis|Image Restoration & Enhancement|Computational Imaging",
+     "Vision Applications|Low-Level Vision & Computational Photography", {"3D Reconstruction"}),
+    ("Vehicle re-identification matches images of the same vehicle across traffic cameras. We learn "
+     "viewpoint-aware features that attend to the parts of a vehicle visible in both images, and improve "
+     "vehicle re-identification accuracy on VeRi-776 and VehicleID.",
+     "Person & Vehicle Re-Identification", "Recognition & Classification", set()),
 ]
 
 ROBOTICS_RECALL = [
@@ -79,6 +99,11 @@ ROBOTICS_RECALL = [
      "in a commercial vineyard it found most infected plants and used a fraction of the fungicide of uniform "
      "spraying.",
      "Agricultural Robots|Field & Space Robots", "Aerial, Marine & Field Robotics", set()),
+    ("Finding the source of a gas leak is dangerous for people. We present a mobile robot that searches for the "
+     "gas source with a particle filter over the source position, fed by its gas sensor and anemometer, and "
+     "chooses where to measure next; in a ventilated warehouse it found the source faster than plume "
+     "tracking.",
+     "Field & Space Robots", "Aerial, Marine & Field Robotics", {"Localization"}),
 ]
 
 
@@ -96,4 +121,4 @@ def test_a_paper_whose_field_names_its_subject_gets_that_topic_and_area(table, c
         parents = {t.parent for t in paper.tags if t.kind == "topic"}
         assert set(expected.split("|")) & {*topics, *parents}, (abstract[:60], paper.tags)
         assert not never & set(topics), (abstract[:60], topics)
-        assert next(t.name for t in paper.tags if t.kind == "area") == area, (abstract[:60], paper.tags)
+        assert next(t.name for t in paper.tags if t.kind == "area") in area.split("|"), (abstract[:60], paper.tags)
