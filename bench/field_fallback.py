@@ -45,14 +45,21 @@ RATIOS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 MEASURED = 20
 
 
-def tagged(tagger, field: str, plains: list[str], tfidf, margin: float, ratio: float) -> list:
-    """Return the papers' field tags with the given margin and catch-all ratio."""
-    saved = fields_module.FALLBACK_MARGIN, fields_module.CATCH_ALL_RATIO
-    fields_module.FALLBACK_MARGIN, fields_module.CATCH_ALL_RATIO = margin, ratio
+def tagged_with(tagger, field: str, plains: list[str], tfidf, **constants: float) -> list:
+    """Return the papers' field tags with some of `fields`' constants set for the call (then restored)."""
+    saved = {name: getattr(fields_module, name) for name in constants}
+    for name, value in constants.items():
+        setattr(fields_module, name, value)
     try:
         return tagger.tag_in(plains, tfidf, [field] * len(plains))
     finally:
-        fields_module.FALLBACK_MARGIN, fields_module.CATCH_ALL_RATIO = saved
+        for name, value in saved.items():
+            setattr(fields_module, name, value)
+
+
+def tagged(tagger, field: str, plains: list[str], tfidf, margin: float, ratio: float) -> list:
+    """Return the papers' field tags with the given margin and catch-all ratio."""
+    return tagged_with(tagger, field, plains, tfidf, FALLBACK_MARGIN=margin, CATCH_ALL_RATIO=ratio)
 
 
 #: The (contribution sentence, anywhere) scores measured for topics without a classifier; 1e9: no phrase reaches it.
@@ -62,12 +69,9 @@ WITHOUT = (1e9, 1e9)
 
 def phrased(tagger, field: str, plains: list[str], tfidf, scores: tuple[float, float]) -> list:
     """Return the papers' field tags with topics without a classifier given at these scores to a paper with none."""
-    saved = fields_module.PHRASED_CONTRIBUTION_SCORE, fields_module.PHRASED_EVIDENCE
-    fields_module.PHRASED_CONTRIBUTION_SCORE, fields_module.PHRASED_EVIDENCE = scores
-    try:
-        return tagger.tag_in(plains, tfidf, [field] * len(plains))
-    finally:
-        fields_module.PHRASED_CONTRIBUTION_SCORE, fields_module.PHRASED_EVIDENCE = saved
+    contribution, anywhere = scores
+    return tagged_with(tagger, field, plains, tfidf, PHRASED_CONTRIBUTION_SCORE=contribution,
+                       PHRASED_EVIDENCE=anywhere)
 
 
 def main() -> None:

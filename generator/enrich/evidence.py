@@ -49,8 +49,6 @@ class StrictMatches:
 
     def step(self, i: int, found: dict[int, int]) -> tuple[dict[int, int], tuple[int, ...]]:
         """Return the phrase matches that start at word `i` and name a subject, and the topics its acronym names."""
-        if len(found) == 1:
-            return self._step_one(i, found)
         groups, reach = self.groups, self.reach
         widest: dict[int, int] = {}
         for topic, n in found.items():
@@ -59,7 +57,7 @@ class StrictMatches:
                 widest[group] = n
         # Inside a longer match of its group that began earlier, or shorter than another of its group beginning
         # here: none.
-        if len(widest) == 1:  # one field's topics (a topic and its area's column): the rule without grouping
+        if len(widest) == 1:  # one field's topics (a topic and its area's column, mostly): no grouping needed
             ((group, most),) = widest.items()
             if i + most <= reach[group]:
                 found = {}
@@ -79,24 +77,6 @@ class StrictMatches:
         for group, n in widest.items():
             if i + n > reach[group]:
                 reach[group] = i + n
-        return found, named
-
-    def _step_one(self, i: int, found: dict[int, int]) -> tuple[dict[int, int], tuple[int, ...]]:
-        """`step` for the commonest case, one topic's match starting at word `i` (the same rules, no grouping)."""
-        groups, reach = self.groups, self.reach
-        ((topic, n),) = found.items()
-        group = groups[topic]
-        if i + n <= reach[group]:
-            found = {}
-        elif n > 1 and self.definitions:
-            self.ends_at[i + n - 1] = (*self.ends_at.get(i + n - 1, ()), topic)
-        named: tuple[int, ...] = ()
-        original = self.originals[i]
-        if original in self.acronyms:
-            named = tuple(t for t in self._acronym(i, original)
-                          if (n == 1 or groups[t] != group) and i + 1 > reach[groups[t]])
-        if i + n > reach[group]:
-            reach[group] = i + n
         return found, named
 
     def _acronym(self, i: int, original: str) -> tuple[int, ...]:

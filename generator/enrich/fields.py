@@ -352,7 +352,8 @@ class FieldTagger:
         `FALLBACK_PROBABILITY`, or when its probability is at least `FALLBACK_MARGIN` of its threshold
         and the abstract names it by a phrase of several words, twice, or in a contribution sentence
         (`FALLBACK_EVIDENCE`: "relation extraction", "stereo matching"). Failing those, a topic without a
-        classifier named once in a contribution sentence (`PHRASED_CONTRIBUTION_SCORE`).
+        classifier named once in a contribution sentence or by a phrase of several words anywhere
+        (`PHRASED_CONTRIBUTION_SCORE`, `PHRASED_EVIDENCE`).
         """
         model = self.topic_model
         columns, thresholds = self._columns[field], self._thresholds[field]
@@ -368,12 +369,12 @@ class FieldTagger:
                 named and probs[c] >= FALLBACK_MARGIN * model.thresholds[c]
             ):
                 found.append((float(probs[c]), model.names[c], c, self._area_of[c]))
-        found = self._allowed(sorted(found, key=lambda item: (-item[0], item[1])), plain)
+        found = self._allowed(found, plain)
         if not found:
             # A topic too rare in titles for a classifier, named in a contribution sentence: once is enough here.
-            once = sorted(self._phrased(field, features, row, once=True), key=lambda item: (-item[0], item[1]))
-            found = self._allowed(once, plain)
-        # Several under their thresholds: the likeliest with its area, as for weak topics over them (`_by_area`).
+            found = self._allowed(self._phrased(field, features, row, once=True), plain)
+        # Several under their thresholds: the likeliest with its area, as for weak topics over them (`_by_area`,
+        # which orders them wholly: its ties go by name).
         return self._by_area(found, probs)[:1]
 
     def _phrased(self, field: str, features, row: int, once: bool = False) -> list[tuple[float, str, int, str]]:
