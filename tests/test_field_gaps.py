@@ -93,17 +93,22 @@ def _digest(abstracts: list[str]) -> list[Paper]:
     return enrich([make_paper(abstract) for abstract in abstracts], Settings())
 
 
-@pytest.mark.parametrize("table,context", [(NLP_GAPS, NLP), (VISION_GAPS, VISION), (ROBOTICS_GAPS, ROBOTICS)],
-                         ids=["nlp", "vision", "robotics"])
-def test_a_subject_of_the_field_gets_its_own_topic_and_area(table, context) -> None:
-    # Each paper among the field's other papers, as in a venue's digest.
+def check_field_table(table: list[tuple[str, str, str, set[str]]], context: list[tuple[str, str, set[str]]]) -> None:
+    """Assert that each abstract of `table`, tagged among the field's other papers (`context`) as in a venue's
+    digest, shows a right topic (or its parent), none of the topics it must not, and its area ("A|B": either)."""
     papers = _digest([a for a, _, _, _ in table] + [a for a, _, _ in context])
     for paper, (abstract, expected, area, never) in zip(papers, table, strict=False):
         topics = [t.name for t in paper.tags if t.kind == "topic"]
         parents = {t.parent for t in paper.tags if t.kind == "topic"}
         assert set(expected.split("|")) & {*topics, *parents}, (abstract[:60], paper.tags)
         assert not never & set(topics), (abstract[:60], topics)
-        assert next(t.name for t in paper.tags if t.kind == "area") == area, (abstract[:60], paper.tags)
+        assert next(t.name for t in paper.tags if t.kind == "area") in area.split("|"), (abstract[:60], paper.tags)
+
+
+@pytest.mark.parametrize("table,context", [(NLP_GAPS, NLP), (VISION_GAPS, VISION), (ROBOTICS_GAPS, ROBOTICS)],
+                         ids=["nlp", "vision", "robotics"])
+def test_a_subject_of_the_field_gets_its_own_topic_and_area(table, context) -> None:
+    check_field_table(table, context)
 
 
 def test_a_narrower_topic_shown_is_not_repeated_by_its_parent() -> None:

@@ -19,10 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.enrich import enrich
-from generator.model import Paper
-from generator.settings import Settings
-from tests.conftest import make_paper
+from tests.test_field_gaps import check_field_table
 from tests.test_fields import NLP, ROBOTICS, VISION
 
 #: (abstract, a right topic ("A|B": either; a narrower topic of fewer than three papers shows as its parent),
@@ -122,18 +119,7 @@ ROBOTICS_RECALL = [
 ]
 
 
-def _digest(abstracts: list[str]) -> list[Paper]:
-    return enrich([make_paper(abstract) for abstract in abstracts], Settings())
-
-
 @pytest.mark.parametrize("table,context", [(NLP_RECALL, NLP), (VISION_RECALL, VISION), (ROBOTICS_RECALL, ROBOTICS)],
                          ids=["nlp", "vision", "robotics"])
 def test_a_paper_whose_field_names_its_subject_gets_that_topic_and_area(table, context) -> None:
-    # Each paper among the field's other papers, as in a venue's digest.
-    papers = _digest([a for a, _, _, _ in table] + [a for a, _, _ in context])
-    for paper, (abstract, expected, area, never) in zip(papers, table, strict=False):
-        topics = [t.name for t in paper.tags if t.kind == "topic"]
-        parents = {t.parent for t in paper.tags if t.kind == "topic"}
-        assert set(expected.split("|")) & {*topics, *parents}, (abstract[:60], paper.tags)
-        assert not never & set(topics), (abstract[:60], topics)
-        assert next(t.name for t in paper.tags if t.kind == "area") in area.split("|"), (abstract[:60], paper.tags)
+    check_field_table(table, context)
