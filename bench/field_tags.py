@@ -47,7 +47,8 @@ from generator.enrich.keywords import named_topics
 from generator.enrich.open_topics import open_topics
 from generator.enrich.own_fields import digest_field, in_digest_fields
 from generator.enrich.tags import load_topics
-from generator.enrich.topic_model import load_topic_model, tag_topics
+from generator.enrich.topic_choice import tag_topics
+from generator.enrich.topic_model import load_topic_model
 from generator.settings import Settings
 from generator.text import to_plain
 

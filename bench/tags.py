@@ -44,7 +44,8 @@ from generator.enrich.areas import AreaModel, load_model, load_taxonomy
 from generator.enrich.folding import GENERIC_AREAS, fold_topics, reads_like_area, topic_parents
 from generator.enrich.keywords import keyword_subject, keyword_tags, named_topics
 from generator.enrich.tags import load_topics, mentions_language_model, tag_slug
-from generator.enrich.topic_model import TopicModel, load_topic_model, tag_topics
+from generator.enrich.topic_choice import tag_topics
+from generator.enrich.topic_model import TopicModel, load_topic_model
 from generator.read import read_sources
 from generator.settings import Settings
 from generator.text import to_plain

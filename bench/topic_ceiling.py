@@ -48,7 +48,8 @@ from bench.split import part_of
 from generator.enrich.areas import load_model
 from generator.enrich.keywords import named_topics
 from generator.enrich.tags import load_topics
-from generator.enrich.topic_model import featurize, tag_topics
+from generator.enrich.topic_choice import tag_topics
+from generator.enrich.topic_model import featurize
 from generator.text import to_plain
 
 

@@ -30,7 +30,7 @@ from bench.split import part_of
 from generator.enrich.area_gate import TOPIC_AREAS_FILE
 from generator.enrich.areas import load_taxonomy
 from generator.enrich.tags import load_topics
-from generator.enrich.topic_model import tag_topics
+from generator.enrich.topic_choice import tag_topics
 from generator.text import to_plain
 
 MIN_PAPERS = 20

@@ -34,7 +34,7 @@ from generator.enrich.area_gate import AREA_CANDIDATES, AREA_FEATURES, AREA_GATE
 from generator.enrich.areas import load_model
 from generator.enrich.keywords import keyword_tags
 from generator.enrich.tags import load_topics
-from generator.enrich.topic_model import tag_topics
+from generator.enrich.topic_choice import tag_topics
 from generator.text import to_plain
 
 

@@ -42,9 +42,10 @@ sys.path.insert(0, str(ROOT))
 from train_topic_model import calibration_fold
 
 from bench.split import part_of
-from generator.enrich.gate import DECIMALS, FEATURES, GATE_PATH, RATES, candidate_rows, layout, model_candidates
+from generator.enrich.gate import DECIMALS, FEATURES, GATE_PATH, RATES, candidate_rows, layout
 from generator.enrich.keywords import keyword_tags, named_topics
 from generator.enrich.tags import load_topics
+from generator.enrich.topic_choice import model_candidates
 from generator.enrich.topic_model import load_topic_model
 from generator.text import to_plain
 

@@ -12,7 +12,8 @@ from generator.enrich.areas import load_model
 from generator.enrich.gate import FEATURES, RATES, Candidate, Gate, candidate_rows, layout, load_gate
 from generator.enrich.keywords import keyword_tags
 from generator.enrich.tags import load_topics
-from generator.enrich.topic_model import load_topic_model, tag_topics
+from generator.enrich.topic_choice import tag_topics
+from generator.enrich.topic_model import load_topic_model
 from generator.model import Tag
 from generator.text import to_plain
 

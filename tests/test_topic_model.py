@@ -18,7 +18,8 @@ from generator.enrich.areas import load_model
 from generator.enrich.folding import reads_like_area
 from generator.enrich.keywords import keyword_tags, names_topic
 from generator.enrich.tags import load_topics, mentions_language_model
-from generator.enrich.topic_model import TopicModel, tag_topics
+from generator.enrich.topic_choice import tag_topics
+from generator.enrich.topic_model import TopicModel
 from generator.errors import DigestError
 from generator.read import read_sources
 from generator.settings import Settings

@@ -34,7 +34,8 @@ from .own_fields import with_source_field
 from .summaries import summarize
 from .tags import Topic
 from .titles import infer_title_from
-from .topic_model import load_topic_model, tag_topics
+from .topic_choice import tag_topics
+from .topic_model import load_topic_model
 
 log = logging.getLogger(__name__)
 

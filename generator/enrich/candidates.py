@@ -7,8 +7,8 @@ outside the vocabulary.
 
 from __future__ import annotations
 
-from .gate import model_candidates
 from .tags import Topic
+from .topic_choice import model_candidates
 from .topic_model import load_topic_model
 
 #: At most this many candidate topics per paper are offered.

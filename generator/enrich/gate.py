@@ -23,15 +23,11 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..model import Tag
 from .tags import Topic, _words_pattern, phrase_confidence
-
-if TYPE_CHECKING:
-    from .topic_model import Features, TopicModel
 
 GATE_PATH = Path(__file__).resolve().parents[1] / "data" / "topic_gate.json"
 
@@ -259,49 +255,3 @@ class Gate(LogisticJson):
 def load_gate() -> Gate:
     """Load the bundled gate once per process."""
     return Gate()
-
-
-#: A learned topic is a candidate when the topic model gives it at least this probability (its floor for a
-#: paper's best topic), among the paper's `CANDIDATES` most probable.
-CANDIDATE_FLOOR = 0.05
-CANDIDATES = 6
-
-
-def model_candidates(
-    model: TopicModel, features: Features, row: int, probs: np.ndarray, plain: str, given: list[Tag],
-    wanted: set[str],
-) -> list[Candidate]:
-    """Return one paper's candidates: likely learned topics, topics its phrases decide, and `given` keyword tags.
-
-    Only topics named in `wanted` (the digest's vocabulary) come from the model; a keyword
-    tag of a topic already found marks it as named by a keyword.
-    """
-    known = model.known_topics()
-    found: dict[str, Candidate] = {}
-    for column in model.ranked(probs)[:CANDIDATES]:
-        probability = float(probs[column])
-        if probability < CANDIDATE_FLOOR:
-            break
-        name = model.names[column]
-        if name in wanted:
-            tag = model.tag(features, row, column, probability)
-            found[tag.slug] = Candidate(tag, model.phrase_index(name), probability,
-                                        float(model.thresholds[column]), False, known[name])
-    for index, tag in model.phrased(features, row, plain):
-        if tag.name in wanted:
-            found.setdefault(tag.slug, Candidate(tag, index, 0.0, -1.0, False, known[tag.name]))
-    columns = {name: column for column, name in enumerate(model.names)}
-    for tag in given:
-        old = found.get(tag.slug)
-        if old is not None:
-            found[tag.slug] = replace(old, keyword=True, tag=replace(old.tag, evidence=tag.evidence + old.tag.evidence))
-            continue
-        at = columns.get(tag.name)
-        learned = at is not None and tag.name in wanted and model.thresholds[at] >= 0
-        found[tag.slug] = Candidate(
-            tag, model.phrase_index(tag.name) if tag.name in wanted else None,
-            float(probs[at]) if learned and at is not None else 0.0,
-            float(model.thresholds[at]) if learned and at is not None else -1.0,
-            True, known.get(tag.name) if tag.name in wanted else None,
-        )
-    return list(found.values())

@@ -26,12 +26,10 @@ import scipy.sparse as sp
 
 from ..model import Tag
 from .areas import AreaModel, load_model
-from .folding import merge_tags
-from .gate import CLAIM, GATE_PATH, SENTENCE_END, Gate, load_gate, model_candidates
+from .gate import CLAIM, SENTENCE_END
 from .tags import (
     PHRASE_MIN_SCORE,
     Topic,
-    match_topics,
     mentions_required,
     normalise_keyword,
     phrase_confidence,
@@ -354,60 +352,6 @@ class TopicModel:
             if len(kept) == _WORDS_SHOWN:
                 break
         return (*(f"phrase: {p}" for p in phrases), *kept)
-
-
-def tag_topics(
-    plains: list[str],
-    vocabulary: tuple[Topic, ...],
-    max_topics: int = 4,
-    model: TopicModel | None = None,
-    tfidf: sp.spmatrix | None = None,
-    given: list[list[Tag]] | None = None,
-    gate: Gate | bool = True,
-) -> list[list[Tag]]:
-    """Return each abstract's topics of `vocabulary`, the first topic first.
-
-    `given` holds each paper's keyword tags (a structured source's keywords), which join
-    its candidates. The gate (gate.py: the shipped one, unless `gate` is False or another
-    Gate) ranks the candidates of the topics the model knows and keeps the best and
-    those likely right. Without it, a learned topic is given by its threshold and, past
-    the first, must be likely (`FURTHER_TOPIC_FLOOR`). A topic the model does not know
-    (added by the user) is decided by its phrases, after the others.
-    """
-    model = model or load_topic_model()
-    chooser = (load_gate() if GATE_PATH.is_file() else None) if gate is True else gate or None
-    given = given if given is not None else [[] for _ in plains]
-    known = model.known_topics()
-    # A topic the model knows (same name, same phrases) comes from it; any other is matched here.
-    wanted = {topic.name for topic in vocabulary if known.get(topic.name) == topic}
-    matched = tuple(topic for topic in vocabulary if topic.name not in wanted)
-    by_name = {topic.name: topic for topic in matched}
-    if chooser is not None and wanted and plains:
-        features, probabilities = model.scores(plains, tfidf)
-        chosen = []
-        for row, plain in enumerate(plains):
-            candidates = model_candidates(model, features, row, probabilities[row], plain, given[row], wanted)
-            tags = chooser.choose(candidates, plain, features.hits[row], max_topics)
-            # A topic its phrases decide (a sub-topic such as "Legged Locomotion") named the subject already.
-            taken = {tag.slug for tag in tags}
-            phrased = [t for _, t in model.phrased(features, row, plain) if t.name in wanted and t.slug not in taken]
-            chosen.append(sorted([*tags, *phrased], key=lambda t: (-t.confidence, t.name)))
-    else:
-        learned = model.predict(plains, max_topics, tfidf) if wanted else [[] for _ in plains]
-        chosen = []
-        for tags, extra in zip(learned, given, strict=True):
-            found = [tag for tag in tags if tag.name in wanted]
-            # Past the first, a learned topic must be likely; one its phrases decide named the paper's subject.
-            weak = [tag for tag in found[1:] if tag.name in model.learned and tag.confidence < FURTHER_TOPIC_FLOOR]
-            chosen.append(merge_tags([tag for tag in found if tag not in weak], extra)[:max_topics])
-    results = []
-    for plain, tags in zip(plains, chosen, strict=True):
-        if matched:
-            taken = {tag.slug for tag in tags}
-            tags = [*tags, *(tag for tag in match_topics(plain, matched)
-                             if mentions_required(by_name[tag.name], plain) and tag.slug not in taken)]
-        results.append(tags[:max_topics])
-    return results
 
 
 @lru_cache(maxsize=1)
