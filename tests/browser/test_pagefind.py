@@ -354,6 +354,32 @@ def test_on_a_phone_one_pagefind_result_takes_a_few_lines(phone_page, pagefind_s
     assert phone_page.watch.errors == []
 
 
+#: Every frame's layout width while the search opens on a phone, for about a second.
+OPENING_WIDTHS = """() => new Promise(resolve => {
+    const widths = new Set(), start = performance.now();
+    (function frame() {
+        widths.add(Math.max(window.innerWidth, document.documentElement.scrollWidth));
+        if (performance.now() - start < 900) requestAnimationFrame(frame); else resolve(Array.from(widths));
+    })();
+})"""
+
+
+def test_on_a_phone_the_page_stays_the_phone_s_width_while_the_search_opens(phone_page, pagefind_site) -> None:
+    # Material's phone search opens as a circle scaled to ~1,800 px; before the page is
+    # locked it widened the layout to ~1,260 px, and results drawn then were that wide
+    # (digest.css clips the body's width).
+    _settings, server, records = pagefind_site
+    for url in (server.url, server.url + records[0]["url"]):
+        phone_page.goto(url)
+        phone_page.locator("label.md-header__button[for=__search]").click()
+        widths = phone_page.evaluate(OPENING_WIDTHS)
+        assert widths == [390], (url, widths)
+        # and the search still covers the screen, the box in reach
+        assert phone_page.locator("input[data-pd-query]").is_visible()
+        cover = phone_page.evaluate("document.querySelector('.md-search__inner').getBoundingClientRect().width")
+        assert cover == 390, cover
+
+
 def test_the_search_box_of_a_paper_page_finds_papers_and_opens_one(page, pagefind_site) -> None:
     # A paper page (overrides/lean-layout.html) has the same box; its results' frame is made by
     # assets/pagefind-search.js rather than written in each page (issue 43).
