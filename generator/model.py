@@ -77,6 +77,38 @@ class _Page:
         return "../" * self.url.count("/")
 
 
+def page_path(path: str, number: int) -> str:
+    """Return the docs-dir path of page `number` of the list whose first page is `path` (a .md file)."""
+    return path if number == 1 else f"{path.removesuffix('.md')}/page/{number}.md"
+
+
+def page_url(url: str, number: int) -> str:
+    """Return the site URL of page `number` of the list whose first page is at `url` (ending in /)."""
+    return url if number == 1 else f"{url}page/{number}/"
+
+
+def page_count(papers: int, size: int) -> int:
+    """Return how many pages a list of `papers` takes at `size` a page (an empty list has one)."""
+    return max(1, -(-papers // size))
+
+
+@dataclass(frozen=True)
+class TagPage:
+    """A topic's or area's listing as the site publishes it: what the lock keeps so its addresses last."""
+
+    #: The first page's address ("tags/parsing/"); page n is at `page_url(url, n)`.
+    url: str
+    name: str
+    #: The broader topic it is a sub-topic of, where a reader is sent if it goes ("" for none).
+    parent: str = ""
+    #: How many listing pages it has: in the lock, the most it ever had.
+    pages: int = 1
+
+    def addresses(self) -> tuple[str, ...]:
+        """Return the address of each of its listing pages, the first first."""
+        return tuple(page_url(self.url, n) for n in range(1, self.pages + 1))
+
+
 #: How a name list's `and others` (et al.) is shown among a paper's authors (papers.bib writes `and others`).
 ET_AL = "et al."
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from .cache import ArrayFile, Cache
 from .enrich import enrich_digest
 from .enrich.overrides import load_overrides
-from .enrich.tags import load_topics
+from .enrich.tags import load_topics, renamed_topics
 from .errors import DigestError, SettingsError
 from .identity import (
     LOCK_FILE,
@@ -37,6 +37,7 @@ from .identity import (
     read_rows,
     redirects,
     stale_reasons,
+    tag_redirects,
 )
 from .languages import ENGLISH, dominant_language, interface_language
 from .llm.apply import Inferred
@@ -48,6 +49,7 @@ from .read.corrections import correct_paragraphs
 from .read.paragraphs import PARAGRAPH_BREAK
 from .render import PageStore, RenderResult, generated_fingerprint, render_site, site_title
 from .render.digest_exports import read_export, written_export
+from .render.groups import tag_pages
 from .settings import SETTINGS_FILE, Settings, load_settings
 from .stamps import files_digest, read_stamp, tree_files, write_atomically, write_stamp
 
@@ -379,7 +381,8 @@ def _generate(
     analysed = cache.added - known
     engine = settings.search_engine(len(papers))
     try:
-        new_lock = publish(identified.lock, papers, identified.moved, paragraph_owners(papers))
+        live_tags = tag_pages(papers, settings.listing_size)
+        new_lock = publish(identified.lock, papers, identified.moved, paragraph_owners(papers), live_tags)
         new_lock_text = dump_lock(new_lock)
         if locked and new_lock_text != lock_text:
             reasons = "\n".join(f"  {reason}" for reason in stale_reasons(lock, new_lock))
@@ -401,7 +404,11 @@ def _generate(
         start = time.perf_counter()
         # The templates count as well as the code: a page is reused only if both are the same.
         pages = PageStore(settings.resolve(PAGES), settings.docs_path, inputs_key([], settings, fingerprint))
-        rendered = render_site(papers, layout, settings, progress, pages, redirects(new_lock, papers))
+        # A topic renamed by the user leads to its new name's page before a vocabulary's rename does.
+        overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
+        renamed = renamed_topics() | overrides.rename
+        moved = redirects(new_lock, papers) | tag_redirects(new_lock.tags, live_tags, renamed)
+        rendered = render_site(papers, layout, settings, progress, pages, moved)
     finally:
         layout.close()
     identity = SiteIdentity(

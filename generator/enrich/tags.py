@@ -142,6 +142,13 @@ def load_topics(path: str | Path | None = None) -> tuple[Topic, ...]:
     return _parse_topics(text, source)
 
 
+@lru_cache(maxsize=1)
+def renamed_topics() -> dict[str, str]:
+    """Return the bundled vocabularies' former topic and area names with the names that took their place."""
+    text = resources.files("generator").joinpath("data/renamed_topics.yaml").read_text(encoding="utf-8")
+    return {str(old): str(new) for old, new in (yaml.safe_load(text) or {}).items()}
+
+
 @lru_cache(maxsize=8)
 def _parse_topics(text: str, source: str) -> tuple[Topic, ...]:
     try:

@@ -14,8 +14,9 @@ The reader gives each paper a fingerprint (a hash of its abstract's words, in
 
 A digest without a lock adopts the ids its last run published (`adopt`, from
 its papers.json), so upgrading keeps every address. `publish` records each
-paper's address once the titles are known; `redirects` gives every address a
-paper had before, with the address it has now.
+paper's address once the titles are known (and every topic and area page:
+tag_addresses.py); `redirects` gives every address a paper had before, with
+the address it has now, and `tag_redirects` every topic page's.
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..cache import entry_key
-from ..model import Paper, Problem
+from ..model import Paper, Problem, TagPage
 from .lock import LOCK_FILE, Entry, Lock, dump_lock, parse_lock, stale_reasons
 from .sketch import THRESHOLD, bands, similarity, sketches
+from .tag_addresses import record_tags, tag_redirects
 
 __all__ = [
     "LOCK_FILE", "Entry", "Identified", "Lock", "adopt", "dump_lock", "identify", "parse_lock", "publish",
-    "redirects", "stale_reasons",
+    "redirects", "stale_reasons", "tag_redirects",
 ]
 
 
@@ -169,9 +171,12 @@ def _new_id(paper: Paper, key: str, known: set[str]) -> str:
 
 
 def publish(
-    lock: Lock, papers: list[Paper], moved: dict[str, str] | None = None, within: dict[str, str] | None = None
+    lock: Lock, papers: list[Paper], moved: dict[str, str] | None = None, within: dict[str, str] | None = None,
+    tags: Iterable[TagPage] = (),
 ) -> Lock:
     """Return the lock with each paper's address recorded, and the papers it no longer has marked.
+
+    `tags` (the topic and area pages this build publishes) join the lock's (`record_tags`).
 
     An entry no paper took is `moved` into the paper it became part of (`moved`: the corrections'
     joins; the paper one of whose paragraphs has its fingerprint, `within`: fingerprint -> id; or the
@@ -198,7 +203,7 @@ def publish(
             entries.append(replace(entry, moved=moved[entry.id], gone=False))
         elif entry.urls:
             entries.append(replace(entry, moved="", gone=True))
-    return lock.with_entries(entries)
+    return lock.with_entries(entries, record_tags(lock.tags, tags))
 
 
 def redirects(lock: Lock, papers: Iterable[Paper]) -> dict[str, str]:

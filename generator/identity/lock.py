@@ -8,6 +8,10 @@ Plain JSON, one paper a line, committed with the digest:
     "papers": [
     {"id": "3f9a0c1b2d4e", "added": 1, "fingerprint": "...", "sketch": "...", "urls": ["papers/x-3f9a0c/"]},
     ...
+    ],
+    "tags": [
+    {"url": "tags/parsing/", "name": "Parsing", "pages": 2},
+    ...
     ]}
 
 `fingerprint` is a hash of the abstract's words (exact matches), `sketch` a
@@ -16,6 +20,11 @@ own id with its collection, `added` the order in which papers were first seen,
 `urls` every address the paper was published at (the last is the current one),
 `moved` the id of the paper it became part of and `gone` a paper no longer in
 the sources: both keep redirect pages at their old addresses.
+
+`tags` lists every topic and area listing the site has published (`TagPage`:
+its address, name, broader topic, and the most listing pages it had), kept
+after it goes so that its addresses lead on (a lock written before it had
+none: it starts with the next build).
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import json
 from dataclasses import asdict, dataclass, field, replace
 
 from ..errors import DigestError
+from ..model import TagPage
 
 #: The lock file's name in the project folder (the `lock_file` setting can change it).
 LOCK_FILE = "paper-digest.lock"
@@ -62,6 +72,8 @@ class Lock:
     """Every paper the digest has had, in the order they were first seen."""
 
     entries: tuple[Entry, ...] = ()
+    #: Every topic and area listing published, by address.
+    tags: tuple[TagPage, ...] = ()
     #: Whether this lock was read from a file (a digest without one adopts its published ids).
     exists: bool = False
     by_id: dict[str, Entry] = field(default_factory=dict, compare=False, repr=False)
@@ -73,15 +85,31 @@ class Lock:
     def next_added(self) -> int:
         return max((entry.added for entry in self.entries), default=0) + 1
 
-    def with_entries(self, entries: list[Entry]) -> Lock:
-        return Lock(tuple(sorted(entries, key=lambda e: e.added)), exists=self.exists)
+    def with_entries(self, entries: list[Entry], tags: tuple[TagPage, ...] | None = None) -> Lock:
+        kept = self.tags if tags is None else tuple(sorted(tags, key=lambda page: page.url))
+        return Lock(tuple(sorted(entries, key=lambda e: e.added)), kept, exists=self.exists)
+
+
+def _tag_json(page: TagPage) -> str:
+    data: dict[str, str | int] = {"url": page.url, "name": page.name}
+    if page.parent:
+        data["parent"] = page.parent
+    if page.pages != 1:
+        data["pages"] = page.pages
+    return json.dumps(data, ensure_ascii=False)
 
 
 def dump_lock(lock: Lock) -> str:
     """Return the lock file's text: the same lock always gives the same bytes."""
-    lines = ",\n".join(entry.to_json() for entry in lock.entries)
     head = json.dumps({"lock": VERSION, "about": _ABOUT}, ensure_ascii=False)[:-1]
-    return f"{head},\n\"papers\": [\n{lines}\n]}}\n" if lines else f"{head},\n\"papers\": []}}\n"
+    papers = _json_list("papers", [entry.to_json() for entry in lock.entries])
+    tags = f",\n{_json_list('tags', [_tag_json(page) for page in lock.tags])}" if lock.tags else ""
+    return f"{head},\n{papers}{tags}}}\n"
+
+
+def _json_list(key: str, lines: list[str]) -> str:
+    """Return `"key": [...]` with one item a line (an empty list on one line)."""
+    return f"\"{key}\": [\n" + ",\n".join(lines) + "\n]" if lines else f"\"{key}\": []"
 
 
 def parse_lock(text: str, name: str) -> Lock:
@@ -107,7 +135,28 @@ def parse_lock(text: str, name: str) -> Lock:
     ids = [entry.id for entry in entries]
     if len(set(ids)) != len(ids):
         raise DigestError(f"{name}: the same id is listed twice")
-    return Lock(tuple(sorted(entries, key=lambda e: e.added)), exists=True)
+    tags = _parse_tags(data.get("tags", []), name, text)
+    return Lock(tuple(sorted(entries, key=lambda e: e.added)), tags, exists=True)
+
+
+def _parse_tags(items: object, name: str, text: str) -> tuple[TagPage, ...]:
+    """Read the lock's `tags` list; a broken item is an error naming the file and its line."""
+    if not isinstance(items, list):
+        raise DigestError(f"{name}: `tags` is not a list")
+    start = next((n for n, line in enumerate(text.splitlines(), start=1) if line.startswith('"tags"')), 0)
+    pages = []
+    for number, item in enumerate(items, start=start + 1):
+        try:
+            pages_count = item.get("pages", 1) if isinstance(item, dict) else 1
+            if not isinstance(pages_count, int) or isinstance(pages_count, bool) or pages_count < 1:
+                raise ValueError("pages")
+            pages.append(TagPage(_string(item, "url"), _string(item, "name"), str(item.get("parent", "")), pages_count))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DigestError(f"{name}:{number}: a topic page of the lock file lacks or mistypes {exc}") from exc
+    urls = [page.url for page in pages]
+    if len(set(urls)) != len(urls):
+        raise DigestError(f"{name}: the same topic page is listed twice")
+    return tuple(sorted(pages, key=lambda page: page.url))
 
 
 def _string(item: object, key: str) -> str:
@@ -132,6 +181,12 @@ def stale_reasons(before: Lock, after: Lock, limit: int = 5) -> list[str]:
             reasons.append(f"paper {entry.id}: {', '.join(what)} changed")
     gone = [entry.id for entry in before.entries if entry.id not in after.by_id]
     reasons += [f"paper {paper_id} would be dropped from the lock" for paper_id in gone]
+    known = {page.url: page for page in before.tags}
+    for page in after.tags:
+        if page.url not in known:
+            reasons.append(f"topic page {page.url} ({page.name}) is new")
+        elif known[page.url] != page:
+            reasons.append(f"topic page {page.url} changed")
     if len(reasons) > limit:
         reasons = [*reasons[:limit], f"and {len(reasons) - limit} more"]
     return reasons

@@ -10,7 +10,7 @@ from slugify import slugify
 from ..enrich.area_gate import load_topic_areas
 from ..enrich.open_topics import OPEN_TOPIC
 from ..enrich.tags import tag_slug
-from ..model import Collection, Paper, Tag
+from ..model import Collection, Paper, Tag, TagPage, page_count
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,24 @@ def group_by_tag(papers: list[Paper]) -> list[TagGroup]:
     A parent topic's group holds its own papers and those of its sub-topics (`Tag.parent`),
     so a topic that holds much of a digest keeps all its papers and names its parts.
     """
+    members, canonical, children = _members(papers)
+    groups = []
+    for slug, pairs in members.items():
+        ordered = tuple(p for _, p in sorted(pairs, key=lambda tp: (-tp[0].confidence, tp[1].title.casefold())))
+        co: Counter[str] = Counter()
+        for paper in ordered:
+            for other in paper.tags:
+                if other.slug != slug and other.parent != canonical[slug].name:
+                    co[other.slug] += 1
+        related = tuple((canonical[s], n) for s, n in sorted(co.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
+        parts = tuple((canonical[s], n) for s, n in sorted(children[slug].items(), key=lambda kv: (-kv[1], kv[0])))
+        groups.append(TagGroup(canonical[slug], ordered, related, parts))
+    groups.sort(key=lambda g: (g.tag.kind != "area", -len(g.papers), g.tag.name))
+    return groups
+
+
+def _members(papers: list[Paper]) -> tuple[dict[str, list[tuple[Tag, Paper]]], dict[str, Tag], dict[str, Counter[str]]]:
+    """Return each tag slug's (tag, paper) pairs, its tag, and its sub-topics' counts (see `group_by_tag`)."""
     members: dict[str, list[tuple[Tag, Paper]]] = defaultdict(list)
     canonical: dict[str, Tag] = {}
     children: dict[str, Counter[str]] = defaultdict(Counter)
@@ -62,19 +80,17 @@ def group_by_tag(papers: list[Paper]) -> list[TagGroup]:
                 if slug not in own:  # listed under the parent too, once, as strong as its sub-topic
                     members[slug].append((tag, paper))
                     own.add(slug)
-    groups = []
-    for slug, pairs in members.items():
-        ordered = tuple(p for _, p in sorted(pairs, key=lambda tp: (-tp[0].confidence, tp[1].title.casefold())))
-        co: Counter[str] = Counter()
-        for paper in ordered:
-            for other in paper.tags:
-                if other.slug != slug and other.parent != canonical[slug].name:
-                    co[other.slug] += 1
-        related = tuple((canonical[s], n) for s, n in sorted(co.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
-        parts = tuple((canonical[s], n) for s, n in sorted(children[slug].items(), key=lambda kv: (-kv[1], kv[0])))
-        groups.append(TagGroup(canonical[slug], ordered, related, parts))
-    groups.sort(key=lambda g: (g.tag.kind != "area", -len(g.papers), g.tag.name))
-    return groups
+    return members, canonical, children
+
+
+def tag_pages(papers: list[Paper], listing_size: int) -> tuple[TagPage, ...]:
+    """Return the listing of every tag the site shows: its address, name, broader topic and pages, by address."""
+    members, canonical, _ = _members(papers)
+    return tuple(sorted(
+        (TagPage(tag.url, tag.name, tag.parent, page_count(len(members[slug]), listing_size))
+         for slug, tag in canonical.items()),
+        key=lambda page: page.url,
+    ))
 
 
 def topic_pairs(papers: list[Paper], count: int = 15) -> list[tuple[Tag, Tag, int]]:

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..model import Paper
+from ..model import Paper, page_count, page_path, page_url
+
+__all__ = ["ListingPage", "page_path", "page_url", "paginate"]
 
 #: Numbered links shown on each side of the current page; the rest collapse to an ellipsis.
 _AROUND = 2
@@ -67,19 +69,9 @@ class ListingPage:
         return result
 
 
-def page_path(path: str, number: int) -> str:
-    """Return the docs-dir path of page `number` of the list whose first page is `path` (a .md file)."""
-    return path if number == 1 else f"{path.removesuffix('.md')}/page/{number}.md"
-
-
-def page_url(url: str, number: int) -> str:
-    """Return the site URL of page `number` of the list whose first page is at `url` (ending in /)."""
-    return url if number == 1 else f"{url}page/{number}/"
-
-
 def paginate(papers: Sequence[Paper], path: str, size: int) -> list[ListingPage]:
     """Split `papers` into pages of at most `size`, the first at `path`; an empty list gives one empty page."""
-    count = max(1, -(-len(papers) // size))
+    count = page_count(len(papers), size)
     paths = tuple(page_path(path, n) for n in range(1, count + 1))
     return [
         ListingPage(n, count, tuple(papers[(n - 1) * size : n * size]), (n - 1) * size + 1, len(papers), paths[n - 1],

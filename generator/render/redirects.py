@@ -1,4 +1,4 @@
-"""Redirect pages: every address a paper had before leads to where it is now.
+"""Redirect pages: every address a paper or topic page had before leads to where it is now.
 
 A small static HTML page at each old address (no MkDocs plugin): a meta
 refresh, a canonical link for search engines, `noindex`, and a plain link
@@ -8,6 +8,11 @@ for a reader whose browser does not follow the refresh.
 from __future__ import annotations
 
 from html import escape
+
+from ..model import PATHS
+
+#: The topics index's address: where a topic page with no successor leads (identity/tag_addresses.py).
+_TOPICS = PATHS.tags_index.removesuffix("index.md")
 
 
 def redirect_path(url: str) -> str:
@@ -24,7 +29,12 @@ def redirect_page(old: str, new: str, site_url: str = "") -> str:
     depth = old.strip("/").count("/") + 1
     target = "../" * depth + new
     canonical = f"{site_url.rstrip('/')}/{new}" if site_url else target
-    what = "its new address" if new else "the digest's home page (the paper is no longer in the digest)"
+    if not new:
+        what = "the digest's home page (the paper is no longer in the digest)"
+    elif new == _TOPICS and old.startswith(_TOPICS):
+        what = "the digest's topics (this topic is no longer in the digest)"
+    else:
+        what = "its new address"
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
