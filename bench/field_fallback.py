@@ -14,6 +14,9 @@ venue's field. Labels: the topics its title names (`keywords.named_topics`, the 
   a contribution sentence / anywhere), the topics without a classifier given to a paper with no
   topic, and how often the title names them (on papers whose title names a topic of the field), as
   its first topic and as a further topic.
+- `fields.OPENING_EVIDENCE`: for each phrase weight, the papers with no topic that a topic named in
+  the abstract's first sentence is given to, and how often the title names it (on papers whose title
+  names a topic of the field).
 - `fields.CATCH_ALL_RATIO`: for each ratio, the papers whose area moves off a catch-all area, and
   how often the area their title names is the catch-all and how often the new one.
 """
@@ -59,7 +62,9 @@ def tagged_with(tagger, field: str, plains: list[str], tfidf, **constants: float
 
 def tagged(tagger, field: str, plains: list[str], tfidf, margin: float, ratio: float) -> list:
     """Return the papers' field tags with the given margin and catch-all ratio."""
-    return tagged_with(tagger, field, plains, tfidf, FALLBACK_MARGIN=margin, CATCH_ALL_RATIO=ratio)
+    # Without the first-sentence path, which comes after the near-threshold one (`FieldTagger._fallback`).
+    return tagged_with(tagger, field, plains, tfidf, FALLBACK_MARGIN=margin, CATCH_ALL_RATIO=ratio,
+                       OPENING_EVIDENCE=1e9)
 
 
 #: The (contribution sentence, anywhere) scores measured for topics without a classifier; 1e9: no phrase reaches it.
@@ -72,6 +77,10 @@ def phrased(tagger, field: str, plains: list[str], tfidf, scores: tuple[float, f
     contribution, anywhere = scores
     return tagged_with(tagger, field, plains, tfidf, PHRASED_CONTRIBUTION_SCORE=contribution,
                        PHRASED_EVIDENCE=anywhere)
+
+
+#: The phrase weights measured for a topic named in the first sentence (1e9: none is enough).
+OPENING_WEIGHTS = (1.0, 1.5, 1e9)
 
 
 def main() -> None:
@@ -87,6 +96,7 @@ def main() -> None:
     moved = {(ratio, bare): [0, 0, 0] for ratio in (*RATIOS, 1e9) for bare in (False, True)}
     by_field: dict[str, dict[float, tuple[int, int]]] = {}
     phrased_counts: dict[tuple[float, float], list[int]] = {}
+    opening_counts: dict[float, list[int]] = {}
     for field in vocabulary.fields:
         mine = [r for r in records if r["field"] == field.name]
         if field.name == MACHINE_LEARNING or not mine or not tagger.has_areas(field.name):
@@ -121,6 +131,14 @@ def main() -> None:
             counts[1] += len(first)
             counts[2] += sum(name in named[i] for i, name in added)
             counts[3] += len(added)
+        without = tagged_with(tagger, field.name, plains, tfidf, OPENING_EVIDENCE=1e9)
+        for weight in OPENING_WEIGHTS[:-1]:
+            after = tagged_with(tagger, field.name, plains, tfidf, OPENING_EVIDENCE=weight)
+            given = [i for i in range(len(mine)) if after[i].topics and not without[i].topics]
+            counts = opening_counts.setdefault(weight, [0, 0, 0])
+            counts[0] += len(given)
+            counts[1] += sum(after[i].topics[0].name in named[i] for i in given if named[i])
+            counts[2] += sum(1 for i in given if named[i])
         # Without the catch-all rule: every area specific.
         catch_all, tagger._catch_all = tagger._catch_all, frozenset()
         base = tagged(tagger, field.name, plains, tfidf, fields_module.FALLBACK_MARGIN, 1e9)
@@ -148,6 +166,11 @@ def main() -> None:
     for (contribution, anywhere), (hits, gained, further_hits, further) in phrased_counts.items():
         print(f"  {contribution:g} / {anywhere:g}: first topic of a paper without one {hits}/{gained}; "
               f"a further topic {further_hits}/{further}{' (shipped)' if (contribution, anywhere) == shipped else ''}")
+    print("topics named in the first sentence given to a paper with no topic, by the phrase weight they need")
+    print("(titled papers: the title names it):")
+    for weight, (given, hits, titled) in opening_counts.items():
+        shipped = " (shipped)" if weight == fields_module.OPENING_EVIDENCE else ""
+        print(f"  {weight:g}: {given} given, {hits}/{titled} = {hits / max(titled, 1):.3f}{shipped}")
     print("catch-all areas given way (titled papers whose area changes: title names the catch-all / the new area);")
     print("at 1e9 only a further topic's area replaces a catch-all:")
     for without in (False, True):
