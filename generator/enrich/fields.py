@@ -29,8 +29,8 @@ from ..errors import DigestError
 from ..model import Tag
 from .areas import AreaModel, load_model
 from .field_record import FieldTags
-from .tags import PHRASE_MIN_SCORE, Topic, mentions_language_model, phrase_confidence, tag_slug, topics_from_entries
 from .gate import SENTENCE_END
+from .tags import PHRASE_MIN_SCORE, Topic, mentions_language_model, phrase_confidence, tag_slug, topics_from_entries
 from .topic_model import FURTHER_TOPIC_FLOOR, TopicModel, names_subject, vocabulary_fingerprint
 
 DATA = Path(__file__).resolve().parents[1] / "data"
