@@ -110,7 +110,7 @@ VISION = [
     ("Real-world image datasets are long-tailed: a few classes hold most samples. We propose to re-weight the "
      "loss of each class by the effective number of its samples rather than by its raw count, and show on "
      "long-tailed versions of CIFAR, ImageNet and iNaturalist that re-weighting by class-balanced loss improves "
-     "accuracy on the tail classes.", "Long-Tailed & Imbalanced Recognition", {"Fine-Grained & Few-Shot Recognition"}),
+     "accuracy on the tail classes.", "Long-Tailed & Imbalanced Recognition", {"Few-Shot, Zero-Shot & Fine-Grained Recognition"}),
     ("We train an embodied agent to navigate to a goal in unseen indoor houses from egocentric RGB images. The "
      "agent keeps a spatial memory of what it has seen, and the visual navigation policy trained in simulation "
      "reaches point goals more often than prior embodied agents.", "Embodied Vision & Navigation",
