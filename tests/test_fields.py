@@ -303,3 +303,17 @@ def test_a_subject_before_a_tools_head_still_names_an_open_topic() -> None:
 
     titles = ["A Sign Language Translation System", "Sign Language Recognition Network", "Sign Language Corpora"]
     assert open_topics(titles, ["", "", ""], [0, 1, 2], min_papers=3)[0].name == "Sign Language"
+
+
+def test_a_field_digests_pages_say_its_areas_are_its_fields_not_iclrs(tmp_path) -> None:
+    from tests.conftest import copy_project, render_digest
+
+    project = copy_project(tmp_path / "project")
+    source = tmp_path / "acl.jsonl"
+    source.write_text("".join(json.dumps({"abstract": abstract, "venue": "ACL 2023"}) + "\n"
+                              for abstract, _, _ in NLP), encoding="utf-8")
+    files = render_digest(project, [source])
+    about, index = files["about.md"].decode(), files["tags/index.md"].decode()
+    assert "ICLR 2025" not in about and "ICLR 2025" not in index
+    assert "natural language processing, vision, robotics and other fields each have" in about
+    assert "Each topic sits under the area that holds most of its papers." in index

@@ -25,7 +25,7 @@ from .charts import bar_chart, change_chart, share_chart
 from .digest_exports import render_exports
 from .exports import bibtex_entry, bibtex_file
 from .feeds import atom_feed, newest, newest_first, paper_date
-from .groups import TagGroup, collections_of, group_by_tag, topic_pairs, topics_by_area
+from .groups import TagGroup, area_sources, collections_of, group_by_tag, topic_pairs, topics_by_area
 from .listing_pages import ListingGroup, ListingPages
 from .listings import paginate
 from .map_data import map_json
@@ -111,7 +111,7 @@ def render_pages(
     common = {
         "digest_title": title, "paths": PATHS, "collections": collections, "paper_count": len(papers),
         "search_engine": engine, "site_description": settings.site_description, "topic_files": topic_files,
-        "exports": exports,
+        "exports": exports, "area_sources": area_sources(areas),
     }
     pages = PaperPages(
         env.get_template("paper.md.j2"), common, collections, {p.id: p for p in papers}, entries, memo, record_keys

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from slugify import slugify
 
 from ..enrich.area_gate import load_topic_areas
+from ..enrich.areas import load_taxonomy
 from ..enrich.open_topics import OPEN_TOPIC
 from ..enrich.tags import tag_slug
 from ..model import Collection, Paper, Tag, TagPage, page_count
@@ -91,6 +92,15 @@ def tag_pages(papers: list[Paper], listing_size: int) -> tuple[TagPage, ...]:
          for slug, tag in canonical.items()),
         key=lambda page: page.url,
     ))
+
+
+def area_sources(areas: list[TagGroup]) -> dict[str, bool]:
+    """Return which kinds of areas a digest shows: ICLR's (`iclr`, machine learning) and other fields' (`fields`).
+
+    The pages that say where areas come from say it of the ones shown.
+    """
+    iclr = {area.name for area in load_taxonomy()}
+    return {"iclr": any(g.tag.name in iclr for g in areas), "fields": any(g.tag.name not in iclr for g in areas)}
 
 
 def topic_pairs(papers: list[Paper], count: int = 15) -> list[tuple[Tag, Tag, int]]:
