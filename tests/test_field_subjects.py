@@ -47,7 +47,7 @@ VISION_MEDIUM = [
     ("Scene graph generation predicts the objects of an image and the relationships between them. We propose a "
      "scene graph generation model that reduces the bias towards frequent predicates by counterfactual "
      "reasoning over the visual context, improving mean recall of relationships on Visual Genome.",
-     "Image Captioning & Visual QA", {"3D Scene Understanding"}),
+     "Scene Graphs & Visual Relationships", {"3D Scene Understanding", "Image Captioning & Visual QA"}),
     ("We generate a coherent paragraph that describes a long video. Prior work on video captioning describes "
      "short video clips with one sentence each. We propose a progressive model that selects the key clips of a "
      "video one after another and describes each in the context of the sentences already written, so that the "
