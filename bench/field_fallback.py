@@ -131,10 +131,10 @@ def main() -> None:
             counts[1] += len(first)
             counts[2] += sum(name in named[i] for i, name in added)
             counts[3] += len(added)
-        without = tagged_with(tagger, field.name, plains, tfidf, OPENING_EVIDENCE=1e9)
+        no_opening = tagged_with(tagger, field.name, plains, tfidf, OPENING_EVIDENCE=1e9)
         for weight in OPENING_WEIGHTS[:-1]:
             after = tagged_with(tagger, field.name, plains, tfidf, OPENING_EVIDENCE=weight)
-            given = [i for i in range(len(mine)) if after[i].topics and not without[i].topics]
+            given = [i for i in range(len(mine)) if after[i].topics and not no_opening[i].topics]
             counts = opening_counts.setdefault(weight, [0, 0, 0])
             counts[0] += len(given)
             counts[1] += sum(after[i].topics[0].name in named[i] for i in given if named[i])
@@ -168,9 +168,10 @@ def main() -> None:
               f"a further topic {further_hits}/{further}{' (shipped)' if (contribution, anywhere) == shipped else ''}")
     print("topics named in the first sentence given to a paper with no topic, by the phrase weight they need")
     print("(titled papers: the title names it):")
-    for weight, (given, hits, titled) in opening_counts.items():
-        shipped = " (shipped)" if weight == fields_module.OPENING_EVIDENCE else ""
-        print(f"  {weight:g}: {given} given, {hits}/{titled} = {hits / max(titled, 1):.3f}{shipped}")
+    for weight, (opened, opened_hits, opened_titled) in opening_counts.items():
+        mark = " (shipped)" if weight == fields_module.OPENING_EVIDENCE else ""
+        print(f"  {weight:g}: {opened} given, {opened_hits}/{opened_titled} = "
+              f"{opened_hits / max(opened_titled, 1):.3f}{mark}")
     print("catch-all areas given way (titled papers whose area changes: title names the catch-all / the new area);")
     print("at 1e9 only a further topic's area replaces a catch-all:")
     for without in (False, True):
