@@ -1,5 +1,6 @@
 """Topic and area pages keep their addresses: the lock lists every listing published, and one that goes
-leads to its new name's page, its broader topic's, or the topics index, on every build."""
+leads to its new name's page, its broader topic's, or the topics index, on every build; its feed serves
+the feed of where it leads."""
 
 from __future__ import annotations
 
@@ -108,12 +109,19 @@ def test_a_renamed_then_hidden_topic_keeps_its_addresses_on_every_build(tmp_path
     page = (settings.docs_path / topic.url / "index.html").read_text(encoding="utf-8")
     assert 'url=../../tags/my-own-name/' in page
     assert (settings.docs_path / "tags/my-own-name.md").is_file()
+    # Its feed cannot redirect: the old path serves the new topic's feed, which names its own address.
+    feed = (settings.docs_path / topic.feed_path).read_bytes()
+    assert feed == (settings.docs_path / "feed-my-own-name.xml").read_bytes() and b'href="feed-my-own-name.xml"' in feed
     # Hidden: neither name has a page; both addresses lead to the topics index, saying so.
     overrides.write_text(yaml.safe_dump({"hide": [topic.name]}), encoding="utf-8")
     generate([source], settings)
     for url in (topic.url, "tags/my-own-name/"):
         page = (settings.docs_path / url / "index.html").read_text(encoding="utf-8")
         assert 'url=../../tags/' in page and "no longer in the digest" in page, url
+    # Their feeds serve the digest's feed.
+    digest_feed = (settings.docs_path / "feed.xml").read_bytes()
+    assert (settings.docs_path / topic.feed_path).read_bytes() == digest_feed
+    assert (settings.docs_path / "feed-my-own-name.xml").read_bytes() == digest_feed
     lock = parse_lock((project / "paper-digest.lock").read_text(encoding="utf-8"), "lock")
     assert {topic.url, "tags/my-own-name/"} <= {page.url for page in lock.tags}
     # Shown again: its own page is back, not a redirect.
@@ -121,3 +129,4 @@ def test_a_renamed_then_hidden_topic_keeps_its_addresses_on_every_build(tmp_path
     generate([source], settings)
     assert not (settings.docs_path / topic.url / "index.html").exists()
     assert (settings.docs_path / topic.path).is_file()
+    assert b"urn:paper-digest:tag:" + topic.slug.encode() in (settings.docs_path / topic.feed_path).read_bytes()

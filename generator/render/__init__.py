@@ -15,7 +15,7 @@ from pathlib import Path
 from ..build.pagefind import RECORDS_FILE, SEARCH_RECORDS, search_record
 from ..enrich.maps import MapLayout
 from ..formats import FORMATS, format_of
-from ..model import PATHS, Collection, Paper, Progress, no_progress
+from ..model import PATHS, TAGS_FOLDER, Collection, Paper, Progress, no_progress
 from ..project import configured_identity, template_dirs
 from ..rows import join_rows, paper_keys, render_rows
 from ..settings import Settings
@@ -178,7 +178,7 @@ def render_pages(
         files[PATHS.similar] = _utf8(env.get_template("similar.md.j2").render(**common))
         files.update(similar_files(papers))
         files[PATHS.filter_json] = _utf8(filter_json(papers, groups))
-        files.update(_feeds(papers, by_date, groups, title, settings, memo))
+        files.update(_feeds(papers, by_date, groups, title, settings, memo, feed_aliases(redirects or {}, groups)))
         for group in groups if topic_files else ():
             _put(files, group.tag.bib_path, _tag_bib(group, entries, record_keys, memo))
         done = 0
@@ -241,14 +241,31 @@ def _trends(papers: list[Paper], groups: list[TagGroup], sizes: dict[str, int], 
     }
 
 
+def feed_aliases(redirects: dict[str, str], groups: list[TagGroup]) -> dict[str, str]:
+    """Return the feed of each topic page that now leads elsewhere, with the feed it serves: its successor's.
+
+    A topic's Atom feed cannot redirect as its page does (a feed reader follows no meta refresh): its
+    old path serves the feed of the topic its page leads to (whose `rel=self` link names the new path),
+    or the digest's feed when it leads to the topics index.
+    """
+    feeds = {group.tag.url: group.tag.feed_path for group in groups}
+    folder = f"{TAGS_FOLDER}/"
+    return {
+        f"feed-{old[len(folder):-1]}.xml": feeds.get(new, PATHS.feed)
+        for old, new in sorted(redirects.items())
+        if old.startswith(folder) and old.count("/") == 2
+    }
+
+
 def _feeds(
     papers: list[Paper], by_date: list[Paper], groups: list[TagGroup], title: str, settings: Settings,
-    memo: PageMemo | None = None,
+    memo: PageMemo | None = None, aliases: dict[str, str] | None = None,
 ) -> dict[str, bytes]:
     """Return the digest's Atom feed and one per tag, keyed by docs-dir path; `by_date` is `newest_first(papers)`.
 
-    With `memo`, a feed whose entries and heading are those of the last run is
-    left as it is (recorded in the memo, not returned): an edit changes the few feeds that list the paper.
+    `aliases` (`feed_aliases`) adds a gone topic's feed path serving the feed it names. With `memo`, a
+    feed whose entries and heading are those of the last run is left as it is (recorded in the memo, not
+    returned): an edit changes the few feeds that list the paper.
     """
     dates = {paper.id: paper_date(paper, settings.source_date_epoch) for paper in papers}
     rank = {paper.id: index for index, paper in enumerate(by_date)}
@@ -258,8 +275,12 @@ def _feeds(
          newest(g.papers, rank))
         for g in groups
     ]
+    by_path = {item[2]: item for item in wanted}
+    # Each feed at its own path, then each alias: the same feed at an old path.
+    stored = [(item[2], item) for item in wanted]
+    stored += [(old, by_path[new]) for old, new in (aliases or {}).items() if new in by_path]
     feeds = {}
-    for feed_id, feed_title, path, page, entries in wanted:
+    for at, (feed_id, feed_title, path, page, entries) in stored:
         if memo is not None:
             # Everything atom_feed writes, and nothing else.
             shown = (feed_id, feed_title, path, page, settings.site_url, [
@@ -268,9 +289,9 @@ def _feeds(
             ])
             digest = hashlib.blake2b(memo.fingerprint.encode("utf-8"), digest_size=16)
             digest.update(repr(shown).encode("utf-8", "surrogatepass"))
-            if left_as_is(memo, path, digest.hexdigest()):
+            if left_as_is(memo, at, digest.hexdigest()):
                 continue
-        feeds[path] = atom_feed(feed_id, feed_title, path, page, entries, dates, settings.site_url)
+        feeds[at] = atom_feed(feed_id, feed_title, path, page, entries, dates, settings.site_url)
     return feeds
 
 
