@@ -44,6 +44,9 @@ def test_a_gone_topic_page_leads_to_its_new_name_then_its_broader_topic_then_the
     assert moved == dict.fromkeys(pages, "tags/dependency-parsing/")
     # No page for the new name: its broader topic.
     assert tag_redirects([PARSING], [SYNTAX], {"Parsing": "Gone Too"})["tags/parsing/"] == "tags/syntax/"
+    # The same name at another address is the same topic.
+    moved_page = TagPage("tags/parsing-2/", "Parsing")
+    assert tag_redirects([PARSING], [moved_page], {})["tags/parsing/"] == "tags/parsing-2/"
     # Neither: the topics index. A cycle of renames ends.
     assert tag_redirects([PARSING], [], {"Parsing": "A", "A": "Parsing"})["tags/parsing/"] == TOPICS_INDEX_URL
 

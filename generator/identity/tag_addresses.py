@@ -51,7 +51,12 @@ def tag_redirects(known: Iterable[TagPage], live: Iterable[TagPage], renamed: Ma
 
 
 def _successor(page: TagPage, by_name: Mapping[str, TagPage], renamed: Mapping[str, str]) -> str:
-    """Return the address a topic without a page leads to: its new name's page, its broader topic's, or the index."""
+    """Return the address a topic without a page leads to: its new name's page, its broader topic's, or the index.
+
+    The same name at another address (a slug made another way) is the same topic.
+    """
+    if page.name in by_name:
+        return by_name[page.name].url
     name, seen = page.name, {page.name}
     while name in renamed and renamed[name] not in seen:
         name = renamed[name]
