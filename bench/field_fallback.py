@@ -36,7 +36,8 @@ from train_topic_model import calibration_fold
 
 from generator.enrich import fields as fields_module
 from generator.enrich.areas import load_model
-from generator.enrich.fields import AREA_PREFIX, MACHINE_LEARNING, field_topics, load_field_tagger, load_vocabulary
+from generator.enrich.field_vocabulary import AREA_PREFIX, MACHINE_LEARNING, field_topics, load_vocabulary
+from generator.enrich.fields import load_field_tagger
 from generator.enrich.keywords import named_topics
 from generator.text import to_plain
 

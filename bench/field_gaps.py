@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from train_field_model import CORPORA, read_corpora
 
-from generator.enrich.fields import AREA_PREFIX, field_topics, load_vocabulary
+from generator.enrich.field_vocabulary import AREA_PREFIX, field_topics, load_vocabulary
 from generator.enrich.keywords import named_topics
 from generator.enrich.titles.cleaning import word_set
 

@@ -36,12 +36,8 @@ sys.path.insert(0, str(ROOT))
 from bench.split import HELD_OUT_VENUES
 from generator.enrich.area_gate import reranked
 from generator.enrich.areas import load_model
-from generator.enrich.fields import (
-    AREA_PREFIX,
-    field_topics,
-    load_field_tagger,
-    load_vocabulary,
-)
+from generator.enrich.field_vocabulary import AREA_PREFIX, field_topics, load_vocabulary
+from generator.enrich.fields import load_field_tagger
 from generator.enrich.folding import area_tags
 from generator.enrich.keywords import named_topics
 from generator.enrich.open_topics import open_topics

@@ -42,13 +42,8 @@ from train_topic_model import calibration_fold, pick_threshold, save_topic_model
 
 from bench.split import field_part_of, paper_key
 from generator.enrich.areas import load_model
-from generator.enrich.fields import (
-    FIELD_MODEL_PATH,
-    FIELD_TOPIC_MODEL_PATH,
-    MACHINE_LEARNING,
-    field_topics,
-    load_vocabulary,
-)
+from generator.enrich.field_vocabulary import MACHINE_LEARNING, field_topics, load_vocabulary
+from generator.enrich.fields import FIELD_MODEL_PATH, FIELD_TOPIC_MODEL_PATH
 from generator.enrich.keywords import named_topics
 from generator.enrich.tags import Topic, topic_hits
 from generator.enrich.topic_model import DECIMALS, featurize, vocabulary_fingerprint

@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from generator.enrich import enrich
-from generator.enrich.fields import bundled_field_topics, load_field_tagger, load_vocabulary
+from generator.enrich.field_vocabulary import bundled_field_topics, load_vocabulary
+from generator.enrich.fields import load_field_tagger
 from generator.enrich.tags import topic_hits
 from generator.enrich.topic_model import load_topic_model
 from generator.settings import Settings

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from generator.enrich import enrich
-from generator.enrich.fields import load_vocabulary, parse_vocabulary
+from generator.enrich.field_vocabulary import load_vocabulary, parse_vocabulary
 from generator.model import Paper
 from generator.settings import Settings
 from tests.conftest import make_paper

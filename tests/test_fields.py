@@ -11,12 +11,8 @@ import pytest
 
 from generator.enrich import enrich
 from generator.enrich.field_record import FieldTags
-from generator.enrich.fields import (
-    MACHINE_LEARNING,
-    load_field_tagger,
-    load_vocabulary,
-    parse_vocabulary,
-)
+from generator.enrich.field_vocabulary import MACHINE_LEARNING, load_vocabulary, parse_vocabulary
+from generator.enrich.fields import load_field_tagger
 from generator.enrich.own_fields import digest_field, in_digest_fields
 from generator.errors import DigestError
 from generator.model import Paper

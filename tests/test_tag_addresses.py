@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.enrich.fields import AREA_PREFIX, load_vocabulary
+from generator.enrich.field_vocabulary import AREA_PREFIX, load_vocabulary
 from generator.enrich.tags import load_topics, renamed_topics
 from generator.errors import DigestError
 from generator.identity import Lock, dump_lock, parse_lock, stale_reasons, tag_redirects

@@ -18,7 +18,7 @@ from .analysis import _analyse_all, _Analysis
 from .area_gate import AREA_GATE_PATH
 from .areas import load_taxonomy
 from .candidates import topic_candidates
-from .fields import bundled_field_topics
+from .field_vocabulary import bundled_field_topics
 from .folding import area_tags, fold_topics, merge_tags
 from .keywords import subject_keywords
 from .maps import FORK_FROM, MapLayout

@@ -24,10 +24,7 @@ from ..text import to_plain
 from .area_gate import reranked
 from .areas import Area, AreaGuess, load_model
 from .field_record import FieldTags
-from .fields import (
-    MACHINE_LEARNING_TAGS,
-    load_field_tagger,
-)
+from .fields import MACHINE_LEARNING_TAGS, load_field_tagger
 from .keywords import keyword_tags
 from .native import native_text
 from .own_fields import with_source_field

@@ -12,13 +12,8 @@ from dataclasses import replace
 from ..model import Tag
 from .areas import load_model
 from .field_record import FieldTags
-from .fields import (
-    MACHINE_LEARNING,
-    MACHINE_LEARNING_TAGS,
-    bundled_field_topics,
-    load_field_tagger,
-    vocabulary_topics,
-)
+from .field_vocabulary import MACHINE_LEARNING, bundled_field_topics, vocabulary_topics
+from .fields import MACHINE_LEARNING_TAGS, load_field_tagger
 from .folding import merge_tags, topic_parents
 from .keywords import keyword_tags
 from .tags import Topic
