@@ -29,6 +29,8 @@ class SitePaths:
     home: str = "index.md"
     about: str = "about.md"
     tags_index: str = f"{TAGS_FOLDER}/index.md"
+    #: Its published address: where a topic no longer in the digest leads (identity/tag_addresses.py).
+    tags_index_url: str = f"{TAGS_FOLDER}/"
     collections_index: str = f"{COLLECTIONS_FOLDER}/index.md"
     stats: str = "stats.md"
     filter: str = "filter.md"
@@ -154,7 +156,12 @@ class Tag(_Page):
         navigation looks for a sitemap.xml beside every `rel=alternate` link,
         and only the root has one.
         """
-        return f"feed-{self.slug}.xml"
+        return self.feed_at(self.url)
+
+    @staticmethod
+    def feed_at(url: str) -> str:
+        """Return the feed path of the tag whose page is published at `url` ("tags/x/" -> "feed-x.xml")."""
+        return f"feed-{url.removeprefix(f'{TAGS_FOLDER}/').rstrip('/')}.xml"
 
     @property
     def bib_path(self) -> str:

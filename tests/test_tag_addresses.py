@@ -15,8 +15,8 @@ from generator.enrich.field_vocabulary import AREA_PREFIX, load_vocabulary
 from generator.enrich.tags import load_topics, renamed_topics
 from generator.errors import DigestError
 from generator.identity import Lock, dump_lock, parse_lock, stale_reasons, tag_redirects
-from generator.identity.tag_addresses import TOPICS_INDEX_URL, record_tags
-from generator.model import TagPage
+from generator.identity.tag_addresses import record_tags
+from generator.model import PATHS, TagPage
 from generator.pipeline import generate
 from generator.render.redirects import redirect_page
 from generator.settings import load_settings
@@ -48,7 +48,7 @@ def test_a_gone_topic_page_leads_to_its_new_name_then_its_broader_topic_then_the
     moved_page = TagPage("tags/parsing-2/", "Parsing")
     assert tag_redirects([PARSING], [moved_page], {})["tags/parsing/"] == "tags/parsing-2/"
     # Neither: the topics index. A cycle of renames ends.
-    assert tag_redirects([PARSING], [], {"Parsing": "A", "A": "Parsing"})["tags/parsing/"] == TOPICS_INDEX_URL
+    assert tag_redirects([PARSING], [], {"Parsing": "A", "A": "Parsing"})["tags/parsing/"] == PATHS.tags_index_url
 
 
 def test_a_listing_that_shrinks_sends_its_later_pages_to_its_first_and_a_live_page_is_never_redirected() -> None:
@@ -81,7 +81,7 @@ def test_a_broken_topic_page_in_the_lock_is_an_error_naming_its_line(item: str) 
 
 
 def test_the_redirect_of_a_topic_no_longer_in_the_digest_says_so() -> None:
-    page = redirect_page("tags/parsing/", TOPICS_INDEX_URL)
+    page = redirect_page("tags/parsing/", PATHS.tags_index_url)
     assert 'url=../../tags/' in page and "this topic is no longer in the digest" in page
     assert "its new address" in redirect_page("tags/parsing/", "tags/syntax/")
 

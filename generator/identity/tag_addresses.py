@@ -20,9 +20,6 @@ from dataclasses import replace
 
 from ..model import PATHS, TagPage
 
-#: Where a topic no longer in the digest sends its reader: the topics index.
-TOPICS_INDEX_URL = PATHS.tags_index.removesuffix("index.md")
-
 
 def record_tags(known: Iterable[TagPage], live: Iterable[TagPage]) -> tuple[TagPage, ...]:
     """Return the lock's topic pages after this build: the live ones (with the most pages each had), the rest kept."""
@@ -65,4 +62,4 @@ def _successor(page: TagPage, by_name: Mapping[str, TagPage], renamed: Mapping[s
             return by_name[name].url
     if page.parent in by_name:
         return by_name[page.parent].url
-    return TOPICS_INDEX_URL
+    return PATHS.tags_index_url

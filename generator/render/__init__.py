@@ -15,7 +15,7 @@ from pathlib import Path
 from ..build.pagefind import RECORDS_FILE, SEARCH_RECORDS, search_record
 from ..enrich.maps import MapLayout
 from ..formats import FORMATS, format_of
-from ..model import PATHS, TAGS_FOLDER, Collection, Paper, Progress, no_progress
+from ..model import PATHS, Collection, Paper, Progress, Tag, no_progress
 from ..project import configured_identity, template_dirs
 from ..rows import join_rows, paper_keys, render_rows
 from ..settings import Settings
@@ -249,9 +249,9 @@ def feed_aliases(redirects: dict[str, str], groups: list[TagGroup]) -> dict[str,
     or the digest's feed when it leads to the topics index.
     """
     feeds = {group.tag.url: group.tag.feed_path for group in groups}
-    folder = f"{TAGS_FOLDER}/"
+    folder = PATHS.tags_index_url
     return {
-        f"feed-{old[len(folder):-1]}.xml": feeds.get(new, PATHS.feed)
+        Tag.feed_at(old): feeds.get(new, PATHS.feed)
         for old, new in sorted(redirects.items())
         if old.startswith(folder) and old.count("/") == 2
     }

@@ -11,9 +11,6 @@ from html import escape
 
 from ..model import PATHS
 
-#: The topics index's address: where a topic page with no successor leads (identity/tag_addresses.py).
-_TOPICS = PATHS.tags_index.removesuffix("index.md")
-
 
 def redirect_path(url: str) -> str:
     """Return the docs-dir path of the page published at `url` ("papers/x/" -> "papers/x/index.html")."""
@@ -31,7 +28,7 @@ def redirect_page(old: str, new: str, site_url: str = "") -> str:
     canonical = f"{site_url.rstrip('/')}/{new}" if site_url else target
     if not new:
         what = "the digest's home page (the paper is no longer in the digest)"
-    elif new == _TOPICS and old.startswith(_TOPICS):
+    elif new == PATHS.tags_index_url and old.startswith(PATHS.tags_index_url):
         what = "the digest's topics (this topic is no longer in the digest)"
     else:
         what = "its new address"
