@@ -155,26 +155,21 @@ def test_a_paper_whose_field_names_its_subject_gets_that_topic_and_area(table, c
     check_field_table(table, context)
 
 
-def _topics(abstract: str, field: str, **constants: float) -> list[str]:
-    """Return the topics the field tagger gives one abstract alone, with some of `fields`' constants set."""
-    from generator.enrich import fields
+def _topics(abstract: str, field: str) -> list[str]:
+    """Return the topics the field tagger gives one abstract alone."""
     from generator.enrich.areas import load_model
+    from generator.enrich.fields import load_field_tagger
     from generator.text import to_plain
 
-    tagger = fields.load_field_tagger()
+    tagger = load_field_tagger()
     assert tagger is not None
-    saved = {name: getattr(fields, name) for name in constants}
-    try:
-        for name, value in constants.items():
-            setattr(fields, name, value)
-        plains = [to_plain(abstract)]
-        return [t.name for t in tagger.tag_in(plains, load_model().features(plains), [field])[0].topics]
-    finally:
-        for name, value in saved.items():
-            setattr(fields, name, value)
+    plains = [to_plain(abstract)]
+    return [t.name for t in tagger.tag_in(plains, load_model().features(plains), [field])[0].topics]
 
 
-def test_a_paper_that_opens_on_its_task_gets_that_topic_even_when_its_classifier_is_unsure() -> None:
+def test_a_paper_that_opens_on_its_task_gets_that_topic_even_when_its_classifier_is_unsure(monkeypatch) -> None:
+    from generator.enrich import fields
+
     # Seventh round: "Depth completion involves ..." had no topic; the classifier, trained on other wordings,
     # gave its topic 0.02. The first sentence names the task the paper works on.
     depth = ("Depth completion fills in a dense depth image from a few measured points and a color image. A "
@@ -182,8 +177,9 @@ def test_a_paper_that_opens_on_its_task_gets_that_topic_even_when_its_classifier
              "objects. We instead predict a distribution over a few bins for every pixel, trained with a "
              "cross-entropy loss, and show that this simple change of representation and loss lowers the error "
              "and helps a downstream object detector.")
-    assert _topics(depth, "Computer Vision", OPENING_EVIDENCE=1e9) == []  # the rule is what tags it
     assert _topics(depth, "Computer Vision") == ["Depth Estimation & Stereo"]
+    monkeypatch.setattr(fields, "OPENING_EVIDENCE", 1e9)
+    assert _topics(depth, "Computer Vision") == []  # the rule is what tags it
 
 
 def test_a_backbone_named_in_the_first_sentence_is_not_the_subject() -> None:
