@@ -17,7 +17,7 @@ from generator.enrich.own_fields import digest_field, in_digest_fields
 from generator.errors import DigestError
 from generator.model import Paper
 from generator.settings import Settings
-from tests.conftest import make_paper
+from tests.conftest import ROOT, make_paper
 
 NLP = [
     ("We present a graph-based dependency parser for morphologically rich languages. Our parser scores arcs with "
@@ -271,6 +271,40 @@ def test_a_tool_a_setting_or_the_fields_name_is_no_open_topic() -> None:
     # A subject the papers share still names one.
     titles = ["Crowd Counting in Dense Scenes", "Fast Crowd Counting", "Crowd Counting by Density"]
     assert open_topics(titles, ["", "", ""], [0, 1, 2], min_papers=3)[0].name == "Crowd Counting"
+
+
+def test_a_phrase_titles_rarely_repeat_names_no_open_topic(monkeypatch) -> None:
+    import importlib
+
+    # The module, not the function of the same name that generator.enrich exports.
+    module = importlib.import_module("generator.enrich.open_topics")
+    # Three papers share "query image" and "three main", as CVPR papers did; the corpora's titles repeat
+    # neither (title rates 0.00, learned by scripts/train_phrase_rates.py), so they name no open topic.
+    plains = ["We propose a retrieval method that matches the query image against a gallery of landmarks. "
+              "It makes three main contributions.",
+              "In this paper, we present an index that ranks every database photo for the query image. "
+              "Three main ideas make it fast.",
+              "We introduce a re-ranking step that refines the neighbours of the query image with three main cues."]
+    rates = module.title_rates()
+    assert rates["query image"] < module.MIN_TITLE_RATE and rates["three main"] < module.MIN_TITLE_RATE
+    assert rates["sign language"] >= module.MIN_TITLE_RATE
+    assert module.open_topics(["", "", ""], plains, [0, 1, 2], min_papers=3) == {}
+    # Without the learned rates the word lists alone would have named one.
+    monkeypatch.setattr(module, "MIN_TITLE_RATE", 0.0)
+    assert module.open_topics(["", "", ""], plains, [0, 1, 2], min_papers=3) != {}
+
+
+def test_title_rates_are_the_share_of_abstracts_using_a_phrase_whose_titles_use_it_too() -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from train_phrase_rates import title_rates
+
+    records = [{"title": "Sign Language Translation", "abstract": "We translate sign language in real time."},
+               {"title": "Glosses for Signers", "abstract": "Sign languages are written as glosses in real time."},
+               {"title": "Fast Sign Language Recognition", "abstract": "We recognize sign language videos."}]
+    rates = title_rates(records, min_abstracts=2)
+    assert rates == {"real time": 0.0, "sign language": 0.667}  # plural and singular meet; one abstract: no rate
 
 
 LEARNING = ("We propose an adaptive optimizer for training deep neural networks that rescales each gradient "

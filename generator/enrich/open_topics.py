@@ -12,8 +12,12 @@ result does not depend on the order of the papers.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
+from collections.abc import Iterator
+from functools import lru_cache
+from importlib import resources
 
 from ..model import Tag
 from .tags import _singular, tag_slug
@@ -22,6 +26,12 @@ from .topic_model import contribution_sentences
 
 #: The evidence an open topic carries first: the site shows it in "Why these tags?".
 OPEN_TOPIC = "open topic: named from a phrase its papers share"
+#: The phrases' title rates, in generator/data (`title_rates`).
+PHRASE_RATES = "phrase_rates.json"
+#: A phrase names an open topic only when at least this share of the training abstracts that use it have it in
+#: their titles too (`title_rates`): subjects do ("sign language" 0.70, "video summarization" 0.53), a setting,
+#: a tool or a turn of phrase does not ("real time" 0.04, "ground truth" 0.02, "three main" 0).
+MIN_TITLE_RATE = 0.2
 #: Words of three letters or more ("e.g." and "i.e." are no words of a subject).
 _WORD = re.compile(r"[a-z][a-z0-9-]{2,}")
 _BREAK = re.compile(r"[,;:.!?()\[\]{}\"]")
@@ -51,32 +61,64 @@ _FIELD_NAMES = frozenset((
 ))
 
 
-def _phrases(text: str) -> dict[str, str]:
-    """Return the phrases of two or three words of a text that neither start nor end with a stop word.
+def _grams(text: str) -> Iterator[tuple[str, str, str]]:
+    """Yield each phrase of two or three words that neither starts nor ends with a stop word: key, spelling, next word.
 
-    Keyed so that plural and singular meet ("neural networks", "neural network"), each with its spelling.
+    The key is singular ("neural network" for "neural networks"); the next word is "" at a part's end.
     """
-    common = field_words()
-    found: dict[str, str] = {}
     # An address is no phrase, and a phrase never runs over a comma, a colon or a sentence's end.
     for part in _BREAK.split(_ADDRESS.sub(" ", text.lower())):
-        _add_phrases(_WORD.findall(part), common, found)
+        words = _WORD.findall(part)
+        for size in (2, 3):
+            for start in range(len(words) - size + 1):
+                gram = words[start : start + size]
+                if gram[0] in _STOP or gram[-1] in _STOP or any(w in _STOP and w not in ("of", "and") for w in gram):
+                    continue
+                following = words[start + size] if start + size < len(words) else ""
+                yield " ".join(_singular(w) for w in gram), " ".join(gram), following
+
+
+def phrase_keys(text: str) -> dict[str, str]:
+    """Return a text's phrases (`_grams`), each key with its first spelling: the keys of `title_rates`."""
+    found: dict[str, str] = {}
+    for key, spelled, _ in _grams(text):
+        found.setdefault(key, spelled)
     return found
 
 
-def _add_phrases(words: list[str], common: frozenset[str], found: dict[str, str]) -> None:
-    for size in (2, 3):
-        for start in range(len(words) - size + 1):
-            gram = words[start : start + size]
-            if gram[0] in _STOP or gram[-1] in _STOP or any(w in _STOP and w not in ("of", "and") for w in gram):
-                continue
-            if all(w in common or w in _STOP for w in gram):
-                continue  # only the field's own words ("neural network", "language model") name no subject
-            if gram[-1] in _TOOL_HEADS or " ".join(gram) in _FIELD_NAMES:
-                continue  # a tool, a setting or the field itself names no subject
-            if gram[-1] in _MODIFIERS or (start + size < len(words) and words[start + size] in _TOOL_HEADS):
-                continue  # nor does a tool's name cut short ("convolutional neural" of "... network")
-            found.setdefault(" ".join(_singular(w) for w in gram), " ".join(gram))
+@lru_cache(maxsize=1)
+def title_rates() -> dict[str, float]:
+    """Return each phrase's title rate: of the training abstracts that use it, the share whose title does too.
+
+    `generator/data/phrase_rates.json`, written by `python scripts/train_phrase_rates.py`; a phrase fewer
+    than its `min_abstracts` abstracts use is not in it.
+    """
+    text = resources.files("generator").joinpath(f"data/{PHRASE_RATES}").read_text(encoding="utf-8")
+    return {key: float(rate) for key, rate in json.loads(text)["rates"].items()}
+
+
+def _phrases(text: str) -> dict[str, str]:
+    """Return the phrases of a text that may name a subject (`phrase_keys` without tools, settings and field words).
+
+    A phrase the training papers' titles rarely repeat from their abstracts (`title_rates` under
+    `MIN_TITLE_RATE`: "three main", "query image", "ground truth") names no subject; a phrase too rare
+    there to have a rate is judged by the word lists alone.
+    """
+    common = field_words()
+    rates = title_rates()
+    found: dict[str, str] = {}
+    for key, spelled, following in _grams(text):
+        words = spelled.split()
+        if key in found or rates.get(key, MIN_TITLE_RATE) < MIN_TITLE_RATE:
+            continue
+        if all(w in common or w in _STOP for w in words):
+            continue  # only the field's own words ("neural network", "language model") name no subject
+        if words[-1] in _TOOL_HEADS or spelled in _FIELD_NAMES:
+            continue  # a tool, a setting or the field itself names no subject
+        if words[-1] in _MODIFIERS or following in _TOOL_HEADS:
+            continue  # nor does a tool's name cut short ("convolutional neural" of "... network")
+        found[key] = spelled
+    return found
 
 
 def _name(phrase: str) -> str:
