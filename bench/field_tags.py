@@ -1,6 +1,6 @@
 """Measure the field vocabulary on the held-out venue-years (prints figures; not a test).
 
-    python bench/field_tags.py [--corpora ../shared/corpora] [--tune [--show N]]
+    python bench/field_tags.py [--corpora ../shared/corpora] [--tune [--show N]] [--open-rate R] [--no-titles]
 
 For each venue-year of `bench.split.HELD_OUT_VENUES` (never read to train or tune):
 
@@ -13,7 +13,9 @@ For each venue-year of `bench.split.HELD_OUT_VENUES` (never read to train or tun
   the digest's field, ICLR areas for the others) and before (ICLR's 21 areas for every paper,
   as main shows them). The held-out venue-years give no subject tracks (their `track` is the
   status), so there is no venue share to set beside it;
-- open topics: how many of the papers without a topic get one, and the open topics' names;
+- open topics: how many of the papers without a topic get one, for how many the open topic's
+  phrase is in the paper's real title, and the open topics' names; `--open-rate` sets the least
+  title rate a phrase needs, `--no-titles` finds them as in a digest without titles;
 - speed: the field model and the field topic model per abstract, one core's CPU time.
 
 `python bench/tags.py --fields` runs it too.
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
+import importlib
 import json
 import sys
 import time
@@ -48,6 +51,8 @@ from generator.enrich.topic_model import load_topic_model
 from generator.settings import Settings
 from generator.text import to_plain
 
+#: Whether open topics read the papers' titles (`--no-titles`: a digest without them).
+OPEN_TITLES = [True]
 #: The fields `--tune` measures (those the strict readers judge).
 TUNE_FIELDS = ("Natural Language Processing", "Computer Vision", "Robotics")
 
@@ -121,10 +126,16 @@ def measure(venue: str, records: list[dict], own: str | None = None) -> None:
     if shown:
         _areas_named(tags, shown, named, vocabulary)
         bare = [i for i in shown if not tags[i].topics]
-        opened = open_topics([r["title"] for r in records], plains, bare, Settings().min_topic_papers)
+        titles = [r["title"] if OPEN_TITLES[0] else "" for r in records]
+        opened = open_topics(titles, plains, bare, Settings().min_topic_papers)
         names = Counter(tag.name for tag in opened.values())
-        print(f"  open topics (titles as the source gives them): {len(opened)} of {len(bare)} papers without a topic "
-              f"in {len(names)} open topics: " + ", ".join(f"{n} {c}" for n, c in names.most_common(8)))
+        # The open topic's phrase in the paper's real title: the subject its authors named.
+        titled = sum(tag.evidence[1].removeprefix("phrase: ").lower() in records[i]["title"].lower()
+                     for i, tag in opened.items())
+        source = "titles as the source gives them" if OPEN_TITLES[0] else "no titles"
+        print(f"  open topics ({source}): {len(opened)} of {len(bare)} papers without a topic "
+              f"in {len(names)} open topics, the phrase in the real title for {titled}: "
+              + ", ".join(f"{n} {c}" for n, c in names.most_common(8)))
     ratio = Settings().second_area_ratio
     guesses = load_model().predict_plausible(plains, features=tfidf)
     before_topics = tag_topics(plains, load_topics(), model=load_topic_model(), tfidf=tfidf)
@@ -170,7 +181,15 @@ def main() -> None:
     parser.add_argument("--tune", action="store_true",
                         help="the tune part's threshold fold of NLP, vision, robotics (not the held-out venue-years)")
     parser.add_argument("--show", type=int, default=0, help="with --tune: print this many papers' tags of each field")
+    parser.add_argument("--open-rate", type=float, help="open topics' least title rate (open_topics.MIN_TITLE_RATE)")
+    parser.add_argument("--no-titles", action="store_true",
+                        help="open topics as a digest without titles finds them (contribution sentences only)")
     args = parser.parse_args()
+    if args.open_rate is not None:
+        # The module, not the function generator.enrich exports under its name.
+        module = importlib.import_module("generator.enrich.open_topics")
+        module.MIN_TITLE_RATE = args.open_rate  # type: ignore[attr-defined]
+    OPEN_TITLES[0] = not args.no_titles
     if args.tune:
         for field, records in tune_fold(Path(args.corpora)).items():
             if args.show:

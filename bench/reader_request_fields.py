@@ -93,6 +93,43 @@ def tagger_of(code: Path | None):
     return module.tag_in_venue_digest
 
 
+#: Sample name -> its field (the title-topics ceiling is measured in the fields' vocabularies).
+FIELD_OF = {"acl": "Natural Language Processing", "cvpr": "Computer Vision", "iros": "Robotics"}
+
+
+def title_topics(title: str, field: str) -> dict:
+    """Return the topics and area a paper's real title names in its field (none: the tagger's area stays).
+
+    What a tagger that knew the title would show: the labels the field topic model learns from
+    (`tags.topic_hits(strict=True)`), narrowest first, at most three; the area of the first.
+    """
+    from generator.enrich.field_vocabulary import field_topics, load_vocabulary
+    from generator.enrich.tags import topic_hits
+
+    vocabulary = load_vocabulary()
+    topics = field_topics(vocabulary)
+    area_of = {t: a.name for f in vocabulary.fields if f.name == field for a in f.areas for t in a.topics}
+    parents = {t.name: t.parent for t in topics if t.parent}
+    named: list[str] = []
+    for index, _, _, _ in sorted(topic_hits(title, topics, strict=True), key=lambda hit: hit[1]):
+        if topics[index].name in area_of and topics[index].name not in named:
+            named.append(topics[index].name)
+    named = [t for t in named if not any(parents.get(other) == t for other in named)][:3]
+    return {"topics": named, **({"areas": [area_of[named[0]]]} if named else {})}
+
+
+def venue_sample(
+    name: str, pool: list[dict], count: int, digest: int, sample: str, seed: str | None = None
+) -> tuple[list[dict], list[dict]]:
+    """Return a sample's papers and the digest they are tagged in (them and others of the venue, `digest` at most)."""
+    chosen = draw(name, pool, count, sample, seed or sample)
+    ids = {r["id"] for r in chosen}
+    rest = random.Random(f"digest:44:{name}").sample(
+        [r for r in pool if r["id"] not in ids], min(digest - len(chosen), len(pool) - len(chosen))
+    )
+    return chosen, chosen + rest
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--label", required=True)
@@ -104,15 +141,15 @@ def main() -> None:
     parser.add_argument("--digest", type=int, default=600, help="papers of a venue's digest at most")
     parser.add_argument("--corpora", type=Path, default=CORPORA)
     parser.add_argument("--out", type=Path, default=REQUESTS)
+    parser.add_argument("--title-topics", action="store_true",
+                        help="the ceiling of title labels: each paper's topics are those its real title names")
     args = parser.parse_args()
     tag_in_venue_digest = tagger_of(args.code)
     for name, pool in pools(args.corpora).items():
-        chosen = draw(name, pool, args.count, args.sample_label, args.seed or args.sample_label)
-        ids = {r["id"] for r in chosen}
-        rest = random.Random(f"digest:44:{name}").sample(
-            [r for r in pool if r["id"] not in ids], min(args.digest - len(chosen), len(pool) - len(chosen))
-        )
-        fields = tag_in_venue_digest(chosen, chosen + rest)
+        chosen, digest = venue_sample(name, pool, args.count, args.digest, args.sample_label, args.seed)
+        fields = tag_in_venue_digest(chosen, digest)
+        if args.title_topics and name in FIELD_OF:
+            fields = {r["id"]: {**fields[r["id"]], **title_topics(r["title"], FIELD_OF[name])} for r in chosen}
         out = args.out / f"{args.label}-{name}.jsonl"
         with open(out, "w", encoding="utf-8") as handle:
             for record in chosen:

@@ -73,11 +73,12 @@ def infer(
     ]
     left = max(0, len(todo) - limit) if limit is not None else 0
     todo = todo[:limit] if limit is not None else todo
-    views = offline_views(todo, settings, cache) if todo else []
+    # The whole digest decides its field (an ACL list's papers are offered NLP's topics); only `todo` is asked.
+    views = offline_views(papers, settings, cache, {paper.id for paper in todo}) if todo else []
     cache.save()
     jobs = [
-        Job(paper.id, fingerprints[paper.id], Question(view.lead, tuple(name for name, _ in view.candidates)),
-            dict(view.candidates))
+        Job(paper.id, fingerprints[paper.id],
+            Question(view.lead, tuple(name for name, _ in view.candidates), tuple(view.areas)), dict(view.candidates))
         for paper, view in zip(todo, views, strict=True)
     ]
     endpoint = endpoint or Endpoint(settings.llm_url, settings.llm_model, key, settings.llm_timeout)

@@ -179,10 +179,11 @@ def print_infer_summary(report: InferReport) -> None:
                   f"{report.results_file.name}{failed}{left}")
     if run.asked:
         table.add_row("Model", f"{run.model} (response format: {run.mode or 'none'})")
-        for name in ("title", "summary", "topics"):
+        asked_areas = run.accepted["area"] or any(k.startswith("area: ") for k in run.rejected)
+        for name in ("title", "summary", "topics", "area") if asked_areas else ("title", "summary", "topics"):
             fell = {k.split(": ", 1)[1]: v for k, v in run.rejected.items() if k.startswith(f"{name}: ")}
             reasons = "; ".join(f"{count} {reason}" for reason, count in sorted(fell.items(), key=lambda kv: -kv[1]))
-            table.add_row({"title": "Titles", "summary": "Summaries", "topics": "Topics"}[name],
+            table.add_row({"title": "Titles", "summary": "Summaries", "topics": "Topics", "area": "Areas"}[name],
                           f"{run.accepted[name]} from the model, {sum(fell.values())} offline"
                           + (f" ({reasons})" if reasons else ""))
         total = run.prompt_tokens + run.completion_tokens

@@ -45,7 +45,7 @@ def abstract_of(request: dict) -> str:
 def candidates_of(request: dict) -> list[str]:
     """Return the candidate topics a request lists."""
     text = request["messages"][-1]["content"]
-    head = text.split("Abstract (data only):")[0]
+    head = text.split("Abstract (data only):")[0].split("Candidate areas:")[0]
     return [line[2:] for line in head.splitlines() if line.startswith("- ")]
 
 

@@ -236,8 +236,8 @@ def test_a_hijacking_abstract_cannot_change_the_format_or_reach_a_page_as_markup
 
     def obedient(n: int, request: dict) -> Reply:
         # A model that obeys the abstract: its answer is what the attacker asked for.
-        return Reply(content=json.dumps({"title": "<script>alert(1)</script>",
-                                         "summary": "[click](javascript:alert(1))", "topics": ["<img onerror>"]}))
+        return Reply(content=json.dumps({"title": "<script>alert(1)</script>", "summary": "[click](javascript:alert(1))",
+                                         "topics": ["<img onerror>"], "area": "<b onclick=alert(1)>"}))
 
     with FakeModel() as fake:
         fake.script = obedient
@@ -248,17 +248,19 @@ def test_a_hijacking_abstract_cannot_change_the_format_or_reach_a_page_as_markup
     assert request["messages"][0]["role"] == "system" and "<script>" not in request["messages"][0]["content"]
     assert request["response_format"]["json_schema"]["schema"]["additionalProperties"] is False
     (stored,) = read_results(project / INFERRED_FILE).values()
-    assert (stored.title, stored.summary, stored.topics) == (None, None, None)
-    assert {v["reason"].split(" (")[0] for v in stored.rejected.values()} == {"Markdown or HTML",
-                                                                             "a topic outside the candidates"}
+    assert (stored.title, stored.summary, stored.topics, stored.area) == (None, None, None, None)
+    # This one-paper digest is of a field of its own (NLP), so the model was asked for an area too.
+    offered_areas = "Candidate areas:" in request["messages"][-1]["content"]
+    assert {v["reason"].split(" (")[0] for v in stored.rejected.values()} == {
+        "Markdown or HTML", "a topic outside the candidates", *(["an area outside the candidates"] * offered_areas)}
     # A results file edited by hand to carry the attack is checked again by the build.
     line = json.loads((project / INFERRED_FILE).read_text())
     line.update(title="<script>alert(1)</script> Prompt Injection", summary="**bold** [x](javascript:alert(1)).",
-                topics=[["<img src=x onerror=alert(1)>", 1.0]], rejected={})
+                topics=[["<img src=x onerror=alert(1)>", 1.0]], area="<b onclick=alert(1)>", rejected={})
     (project / INFERRED_FILE).write_text(json.dumps(line) + "\n")
     assert _invoke("generate", "--project", str(project)).exit_code == 0
     site = "".join(p.read_text(encoding="utf-8") for p in (project / "site_src").rglob("*.md"))
-    assert "<script>alert(1)</script> Prompt" not in site and "onerror" not in site
+    assert "<script>alert(1)</script> Prompt" not in site and "onerror" not in site and "onclick" not in site
     assert _papers(project)[0]["title_source"] != "llm"
 
 
@@ -494,6 +496,16 @@ def test_build_infer_asks_first_then_builds_the_site_with_the_model_titles(tmp_p
     assert "Title written by a language model (fake-model)" in page
 
 
+def test_an_acronym_the_abstract_uses_in_the_plural_is_spelled_right_in_the_singular_and_back() -> None:
+    from generator.llm.checks import summary_problem
+
+    abstract = ("Pretrained language models (PLMs) generate fluent text. We compose a pipeline of PLM modules "
+                "that turns RDF triples into text, and compare it with a GAN baseline.")
+    assert summary_problem("We turn RDF triples into text with a pipeline of PLMs and compare GANs.", abstract, 220) == ""
+    assert summary_problem("We turn RDF triples into text with one PLM and one CRF.", abstract, 220).startswith(
+        "a name not spelled as in the abstract (CRF)")
+
+
 ABSTRACT = SMALL.split("\n\n")[1]
 
 
@@ -513,3 +525,55 @@ def test_a_summary_is_one_grounded_plain_sentence(summary: str, reason: str) -> 
 
     problem = summary_problem(summary, ABSTRACT, 220)
     assert (problem.startswith(reason) or reason in problem) if reason else problem == "", problem
+
+
+def _areas_of(request: dict) -> list[str]:
+    """Return the candidate areas a request lists (none for a paper shown with ICLR's vocabulary)."""
+    text = request["messages"][-1]["content"].split("Abstract (data only):")[0]
+    if "Candidate areas:" not in text:
+        return []
+    return [line[2:] for line in text.split("Candidate areas:")[1].splitlines() if line.startswith("- ")]
+
+
+def test_a_digest_of_another_field_offers_the_model_that_fields_topics_and_areas_and_shows_its_choice(
+    tmp_path: Path,
+) -> None:
+    from generator.enrich.field_vocabulary import load_vocabulary, vocabulary_topics
+    from tests.llm_server import candidates_of
+    from tests.test_fields import NLP
+
+    nlp = {topic.name for topic in vocabulary_topics("Natural Language Processing")}
+    (field,) = (f for f in load_vocabulary().fields if f.name == "Natural Language Processing")
+    area_of = {t: a.name for a in field.areas for t in a.topics}
+    corpus = "An NLP digest\n\n" + "\n\n".join(abstract for abstract, _, _ in NLP) + "\n"
+
+    def least_likely(n: int, request: dict) -> Reply:
+        # The model picks the least likely topic, and for every other paper the least likely area: its choice,
+        # not the offline one, must set topic and area; a paper whose answer names no area keeps its topic's.
+        answer = {**json.loads(dutiful(request)), "topics": candidates_of(request)[-1:]}
+        if n % 2 == 0:
+            answer["area"] = _areas_of(request)[-1]
+        return Reply(content=json.dumps(answer))
+
+    with FakeModel() as fake:
+        fake.script = least_likely
+        project = _project(tmp_path, fake.url, corpus=corpus)
+        result = _invoke("infer", "--project", str(project))
+        assert result.exit_code == 0, result.output
+        assert "Areas" in _said(result) and "missing" in _said(result)
+        offered = [(candidates_of(request), _areas_of(request)) for request in fake.requests]
+        asked = [request["messages"][-1]["content"] for request in fake.requests]
+    assert len(offered) == len(NLP)
+    # Every paper is offered NLP's own topics (a parser is never offered "Graph Neural Networks") and areas.
+    assert all(len(names) >= 4 and set(names) <= nlp for names, _ in offered)
+    assert all(sorted(areas) == sorted(a.name for a in field.areas) for _, areas in offered)
+    parser = next(names for text, (names, _) in zip(asked, offered, strict=True) if "dependency parser" in text)
+    assert "Dependency & Constituency Parsing" in parser
+    assert _invoke("generate", "--project", str(project)).exit_code == 0
+    for paper in _papers(project):
+        (n,) = (i for i, text in enumerate(asked) if paper["abstract"][:80] in text)
+        names, areas = offered[n]
+        topics = [t["name"] for t in paper["tags"] if t["kind"] == "topic"]
+        shown = [t["name"] for t in paper["tags"] if t["kind"] == "area"]
+        assert topics == names[-1:], (paper["abstract"][:60], topics, names)
+        assert shown[0] == (areas[-1] if n % 2 == 0 else area_of[names[-1]]), (paper["abstract"][:60], shown)

@@ -18,7 +18,9 @@ from .analysis import _analyse_all, _Analysis
 from .area_gate import AREA_GATE_PATH
 from .areas import load_taxonomy
 from .candidates import topic_candidates
+from .field_record import FieldTags
 from .field_vocabulary import bundled_field_topics
+from .fields import load_field_tagger
 from .folding import area_tags, fold_topics, merge_tags
 from .keywords import subject_keywords
 from .maps import FORK_FROM, MapLayout
@@ -99,7 +101,9 @@ def enrich_digest(
     # properties of the whole digest.
     analyses, guesses = _analyse_all(papers, topics, settings, progress, cache)
     plains = [a.plain for a in analyses]
-    models = _model_written(papers, analyses, inferred, settings, {topic.name for topic in topics})
+    # A model may choose a field's topics too: a paper shown in a field is offered them (`offline_views`).
+    models = _model_written(papers, analyses, inferred, settings,
+                            {topic.name for topic in (*topics, *bundled_field_topics())})
     # A title corrected in the overrides file replaces the inferred one, its slug included; a model's
     # replaces an offline one, never a title the source gives.
     titled: list[tuple[str, TitleSource, float]] = [
@@ -172,7 +176,7 @@ def _tagged(
 
     enriched = []
     for i, paper in enumerate(papers):
-        areas = list(analyses[i].field.areas) or area_tags(
+        areas = _model_area(analyses[i].field, models[i]) or list(analyses[i].field.areas) or area_tags(
             guesses[i], settings.second_area_ratio, specific_first=not AREA_GATE_PATH.is_file()
         )
         tags = overrides.apply(paper.id, [*areas, *folded[i]], area_names)
@@ -215,6 +219,27 @@ def _model_written(
     ]
 
 
+def _model_area(field: FieldTags, model: Written | None) -> list[Tag]:
+    """Return the area a model chose for a paper shown in a field, else its first chosen topic's; else none.
+
+    The model chooses among the field's areas (`offline_views`); a results file without one (or naming
+    another field's) leaves the area of its first topic, as offline a paper's area is its first topic's.
+    """
+    tagger = load_field_tagger() if model is not None and field.areas else None
+    if tagger is None or model is None:
+        return []
+    if model.area is not None and tagger.area_of_field(field.field, model.area):
+        return [Tag(model.area, tag_slug(model.area), "area", field.areas[0].confidence
+                    if model.area == field.areas[0].name else 0.0, (f"chosen by the language model {model.model}",))]
+    found = next(((area, confidence) for topic, confidence in model.topics or ()
+                  if (area := tagger.area_of(field.field, topic))), None)
+    if found is None or found[0] == field.areas[0].name:
+        return []
+    name, confidence = found
+    return [Tag(name, tag_slug(name), "area", round(confidence, 3),
+                (f"the area of the topic the language model {model.model} chose",))]
+
+
 @dataclass(frozen=True)
 class OfflineView:
     """What the offline stage makes of one paper, and what a language model is asked to choose among."""
@@ -224,14 +249,29 @@ class OfflineView:
     summary: str
     #: The candidate topics, (name, confidence), most likely first.
     candidates: list[tuple[str, float]]
+    #: The candidate areas of a paper shown in a field of its own, its offline area first (else none).
+    areas: list[str]
 
 
-def offline_views(papers: list[Paper], settings: Settings, cache: Cache | None = None) -> list[OfflineView]:
-    """Return each paper's offline analysis and candidate topics, for `paper-digest infer`."""
+def offline_views(
+    papers: list[Paper], settings: Settings, cache: Cache | None = None, asked: set[str] | None = None
+) -> list[OfflineView]:
+    """Return the offline analysis and candidate topics of each paper whose id is in `asked` (all: None).
+
+    The whole digest decides its field, as a build does: an ACL list's papers are offered NLP's topics
+    and areas however few of them are asked about.
+    """
     overrides = load_overrides(settings.resolve(settings.overrides_file) if settings.overrides_file else None)
     topics = load_topics(settings.resolve(settings.topics_file) if settings.topics_file else None) + overrides.topics
     analyses, _ = _analyse_all(papers, topics, settings, no_progress, cache)
+    plains = [a.plain for a in analyses]
+    fields, shown = in_own_fields([a.field for a in analyses], [a.topics for a in analyses], plains,
+                                  [paper.keywords for paper in papers], topics)
+    rows = [row for row, paper in enumerate(papers) if asked is None or paper.id in asked]
+    analyses, fields, shown = [analyses[r] for r in rows], [fields[r] for r in rows], [shown[r] for r in rows]
     areas = {area.name for area in load_taxonomy()}
-    chosen = [[(tag.name, tag.confidence) for tag in a.topics] for a in analyses]
-    candidates = topic_candidates([a.plain for a in analyses], topics, chosen, areas)
-    return [OfflineView(a.lead, a.title, a.summary, c) for a, c in zip(analyses, candidates, strict=True)]
+    chosen = [[(tag.name, tag.confidence) for tag in found] for found in shown]
+    offered = topic_candidates([a.plain for a in analyses], topics, chosen, areas,
+                               [(f.field, f.areas[0].name) if f.areas else ("", "") for f in fields])
+    return [OfflineView(a.lead, a.title, a.summary, topics_offered, areas_offered)
+            for a, (topics_offered, areas_offered) in zip(analyses, offered, strict=True)]

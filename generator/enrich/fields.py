@@ -156,6 +156,36 @@ class FieldTagger:
         return [self._choose(field, features, row, probabilities[row], max_topics, plains[row])
                 for row, field in enumerate(fields)]
 
+    def candidates(self, tfidf: sp.spmatrix, plains: list[str], fields: list[str], count: int) -> list[tuple]:
+        """Return, for each paper, the `count` likeliest topics of the field given for it and all the field's areas.
+
+        What a language model may choose among (`paper-digest infer`): the field's learned topics as
+        (name, probability), most likely first (ties by name), broad ones included (the model, not a
+        threshold, decides which is the subject); and the field's area names, likeliest first by the area
+        classifiers.
+        """
+        if not plains:
+            return []
+        _, probabilities = self.topic_model.scores(plains, tfidf)
+        names = self.topic_model.names
+        found = []
+        for row, field in enumerate(fields):
+            topics = sorted(((float(probabilities[row, c]), names[c]) for c in self._columns[field].tolist()),
+                            key=lambda item: (-item[0], item[1]))
+            areas = sorted(((float(probabilities[row, c]), name) for name, c, _ in self._areas[field]),
+                           key=lambda item: (-item[0], item[1]))
+            found.append(([(name, p) for p, name in topics[:count]], [name for _, name in areas]))
+        return found
+
+    def area_of_field(self, field: str, area: str) -> bool:
+        """Return whether `area` is one of `field`'s areas."""
+        return any(name == area for name, _, _ in self._areas.get(field, []))
+
+    def area_of(self, field: str, topic: str) -> str | None:
+        """Return the area of `field` a topic of it belongs to (None for a name that is not one of its topics)."""
+        return next((area.name for f in self.vocabulary.fields if f.name == field
+                     for area in f.areas if topic in area.topics), None)
+
     def _choose(self, field: str, features, row: int, probs: np.ndarray, max_topics: int, plain: str) -> FieldTags:
         model = self.topic_model
         areas = self._areas[field]

@@ -33,6 +33,8 @@ class Written:
     summary: str | None
     #: The topics chosen, with the offline model's confidence; None when rejected or empty.
     topics: tuple[tuple[str, float], ...] | None
+    #: The area chosen among the paper's field's areas; None: the first topic's (or the offline area) stays.
+    area: str | None = None
 
 
 def written(
@@ -55,7 +57,7 @@ def written(
     # Never a topic outside the vocabulary, whatever the file says; an empty choice keeps the offline topics.
     if not topics or len(topics) > max_topics or not all(name in vocabulary for name, _ in topics):
         topics = None
-    return Written(result.model, title, summary, topics)
+    return Written(result.model, title, summary, topics, result.area)
 
 
 def chosen_tags(topics: tuple[tuple[str, float], ...], offline: list[Tag], model: str, slug) -> list[Tag]:

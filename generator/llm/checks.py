@@ -97,11 +97,13 @@ def _name_like(word: str) -> bool:
 def misspelled_names(text: str, abstract: str) -> list[str]:
     """Return the names of `text` (words with inner capitals or digits) not spelled so in `abstract`.
 
-    The field's common acronyms ("LLM", "RL", "GNN": general language here) need not be in the abstract.
+    The field's common acronyms ("LLM", "RL", "GNN": general language here) need not be in the abstract,
+    and a name in the singular or plural the abstract does not use is still its name ("PLM" of "PLMs").
     """
     general = field_words()
     spelled = set(words(abstract))
     spelled |= {part for word in spelled for part in _parts(word)}
+    spelled |= {word[:-1] if word.endswith("s") else f"{word}s" for word in spelled if _name_like(word)}
     return [word for word in words(text) if _name_like(word) and word not in spelled and word.lower() not in general
             and not all(p in spelled or not _name_like(p) for p in _parts(word))]
 

@@ -54,10 +54,10 @@ class RunReport:
     def count(self, result: Result) -> None:
         self.prompt_tokens += result.tokens[0]
         self.completion_tokens += result.tokens[1]
-        for name in ("title", "summary", "topics"):
+        for name in ("title", "summary", "topics", "area"):
             if name in result.rejected:
                 self.rejected[f"{name}: {result.rejected[name]['reason'].split(' (')[0]}"] += 1
-            else:
+            elif name != "area" or result.area is not None:
                 self.accepted[name] += 1
 
 
@@ -67,7 +67,8 @@ def judge(job: Job, reply: Reply, limits: Limits, model: str) -> Result:
     rejected: dict[str, dict[str, str]] = {}
     kept = (reply.content or "")[:_KEPT_CHARS]
     if answer.problem:
-        rejected = {name: {"reason": answer.problem, "value": kept} for name in ("title", "summary", "topics")}
+        asked = ("title", "summary", "topics", "area") if job.question.areas else ("title", "summary", "topics")
+        rejected = {name: {"reason": answer.problem, "value": kept} for name in asked}
         return Result(job.id, job.fingerprint, PROMPT_VERSION, model, rejected=rejected,
                       tokens=(reply.prompt_tokens, reply.completion_tokens))
     abstract = job.question.abstract
@@ -85,12 +86,19 @@ def judge(job: Job, reply: Reply, limits: Limits, model: str) -> Result:
     why = "missing" if topics is None else topics_problem(topics, job.question.candidates, limits.max_topics)
     if why:
         rejected["topics"] = {"reason": why, "value": str(topics)[:_KEPT_CHARS]}
+    area = answer.area
+    if job.question.areas:
+        # Only an area of the paper's field, as the schema's enum says; a server that ignores it is caught here.
+        why = "missing" if area is None else "" if area in job.question.areas else "an area outside the candidates"
+        if why:
+            rejected["area"] = {"reason": why, "value": str(area)[:_KEPT_CHARS]}
     return Result(
         job.id, job.fingerprint, PROMPT_VERSION, model,
         title=None if "title" in rejected else title,
         summary=None if "summary" in rejected else summary,
         topics=None if "topics" in rejected or topics is None
         else tuple((str(name), job.confidences.get(str(name), 0.0)) for name in topics),
+        area=area if job.question.areas and "area" not in rejected else None,
         rejected=rejected, tokens=(reply.prompt_tokens, reply.completion_tokens),
     )
 

@@ -3,14 +3,15 @@
 One JSON object a line, sorted by paper id, so that a diff shows the papers that changed:
 
     {"id": "3f9a0c1b2d4e", "fingerprint": "…", "prompt": 1, "model": "llama3.2:3b",
-     "title": "…", "summary": "…", "topics": [["Diffusion Models", 0.82]],
+     "title": "…", "summary": "…", "topics": [["Diffusion Models", 0.82]], "area": "…",
      "rejected": {"summary": {"reason": "more than one sentence", "value": "…"}}, "tokens": [412, 61]}
 
 A result belongs to a paper while its `fingerprint` (the abstract's, as `read.paper_id`
 makes it) and `prompt` (`prompt.PROMPT_VERSION`) are the paper's and this code's: an
 edited abstract is inferred again, an unchanged one never. A field the validation
 rejected is null, with the reason in `rejected`; the build then keeps the offline
-result for it. A run appends each result as it arrives (one flushed line, so that a
+result for it. `area` is there only for a paper offered its field's areas (a digest of
+another field). A run appends each result as it arrives (one flushed line, so that a
 crash or Ctrl-C loses none) and rewrites the file sorted, atomically, when it ends.
 """
 
@@ -41,6 +42,8 @@ class Result:
     summary: str | None = None
     #: The topics chosen, each with the offline model's confidence in it; None: rejected (the offline topics stay).
     topics: tuple[tuple[str, float], ...] | None = None
+    #: The area chosen among the paper's field's areas (a digest of another field); None: none asked, or rejected.
+    area: str | None = None
     #: Field -> {"reason": why it was rejected, "value": what the model wrote (cut short)}.
     rejected: dict[str, dict[str, str]] = field(default_factory=dict)
     #: Prompt and completion tokens the request used.
@@ -52,6 +55,8 @@ class Result:
             "title": self.title, "summary": self.summary,
             "topics": None if self.topics is None else [[name, confidence] for name, confidence in self.topics],
         }
+        if self.area is not None:
+            data["area"] = self.area
         if self.rejected:
             data["rejected"] = {name: dict(sorted(value.items())) for name, value in sorted(self.rejected.items())}
         data["tokens"] = list(self.tokens)
@@ -74,6 +79,7 @@ def _result(data: object) -> Result:
         id=_text(data, "id"), fingerprint=_text(data, "fingerprint"), prompt=int(data["prompt"]),
         model=_text(data, "model"), title=_optional(data, "title"), summary=_optional(data, "summary"),
         topics=None if topics is None else tuple((str(name), float(confidence)) for name, confidence in topics),
+        area=_optional(data, "area"),
         rejected={str(k): {str(a): str(b) for a, b in v.items()} for k, v in rejected.items()},
         tokens=(int(tokens[0]), int(tokens[1])),
     )
