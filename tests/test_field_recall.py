@@ -12,7 +12,8 @@ reconstruction, vehicle re-identification called person re-identification, gas s
 localization called robot localization; morphological inflection, edge detection and multi-model
 fitting with no topic. Seventh round: news recommendation filed under dialogue, an event camera's
 deblurring called optical flow, real-time robot software containers called navigation; a parser scored
-on the Penn Treebank, a pragmatic speaker and projector compensation with no topic. The abstracts
+on the Penn Treebank, a pragmatic speaker and projector compensation with no topic. Eighth round: sentence
+embeddings called word embeddings, a text-game agent under sign language. The abstracts
 below are written for these tests in the shape of real ones (none is from ICLR 2026 or a held-out
 venue-year).
 """
@@ -27,6 +28,15 @@ from tests.test_fields import NLP, ROBOTICS, VISION
 #: (abstract, a right topic ("A|B": either; a narrower topic of fewer than three papers shows as its parent),
 #: its area ("A|B": either), topics never shown)
 NLP_RECALL = [
+    ("Contrastive learning of sentence embeddings pulls two views of a sentence together and pushes other "
+     "sentences apart, but the other sentences of a batch are often paraphrases. We weight each negative by how "
+     "likely it is to be a false negative and learn sentence representations that improve semantic textual "
+     "similarity on seven benchmarks.",
+     "Sentence Embeddings & Text Similarity", "Semantics & Discourse", {"Lexical Semantics & Word Embeddings"}),
+    ("Agents that play text-based games read a room's description and type a command. We propose an agent that "
+     "asks a commonsense knowledge source which actions make sense in a room and explores the interactive "
+     "fiction games of the Jericho suite with them, reaching higher scores in fewer steps.",
+     "Text-Based Games & Language Agents", "Dialogue & Interactive Systems", {"Sign Language & Grounded Language"}),
     ("We read a sentence word by word and give each word one label from a small set, chosen from the words seen "
      "so far, such that the labels of a sentence determine its parse tree. The labels commit to a syntactic "
      "choice only once the input reveals it, and reach 93 F1 on the Penn Treebank with five bits a word.",
