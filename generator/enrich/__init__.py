@@ -228,9 +228,15 @@ def _model_area(field: FieldTags, model: Written | None) -> list[Tag]:
     tagger = load_field_tagger() if model is not None and field.areas else None
     if tagger is None or model is None:
         return []
+    said = f"chosen by the language model {model.model}"
     if model.area is not None and tagger.area_of_field(field.field, model.area):
-        return [Tag(model.area, tag_slug(model.area), "area", field.areas[0].confidence
-                    if model.area == field.areas[0].name else 0.0, (f"chosen by the language model {model.model}",))]
+        offline = field.areas[0]
+        if model.area == offline.name:
+            return [replace(offline, evidence=(said, *offline.evidence))]
+        # Its confidence: that of the model's first topic in it (the offline tagger's), else none.
+        confidence = next((c for topic, c in model.topics or ()
+                           if tagger.area_of(field.field, topic) == model.area), 0.0)
+        return [Tag(model.area, tag_slug(model.area), "area", round(confidence, 3), (said,))]
     found = next(((area, confidence) for topic, confidence in model.topics or ()
                   if (area := tagger.area_of(field.field, topic))), None)
     if found is None or found[0] == field.areas[0].name:
