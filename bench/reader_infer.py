@@ -26,29 +26,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.reader_request_fields import CORPORA, REQUESTS, VENUES, pools, venue_sample
+from bench.reader_request_tags import reader_fields, venue_digest
 from generator.enrich import enrich_digest, offline_views
 from generator.inference import limits_of
 from generator.llm.apply import Inferred
 from generator.llm.client import Reply
 from generator.llm.prompt import Question, messages
 from generator.llm.run import Job, judge
-from generator.read import paper_id, read_sources
+from generator.read import paper_id
 from generator.settings import Settings
 
 CALLS = Path("/work/reader/infer")
 #: The samples of fields other than machine learning (ICLR's areas are not the model's to choose).
 FIELDS = ("acl", "cvpr", "iros")
-
-
-def venue_digest(records: list[dict], folder: Path):
-    """Return the settings and papers of a digest of a venue-year's records (abstract and keywords, no title)."""
-    path = folder / "digest.jsonl"
-    with open(path, "w", encoding="utf-8") as handle:
-        for record in records:
-            row = {"id": record["id"], "abstract": record["abstract"], "keywords": record.get("keywords") or []}
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-    settings = Settings(project_dir=folder)
-    return settings, read_sources([path], settings).papers
 
 
 def jobs_of(settings: Settings, papers: list, wanted: set[str]) -> list[tuple[str, Job]]:
@@ -101,10 +91,7 @@ def main() -> None:
         for record in chosen:
             paper = enriched[record["id"]]
             rows.append({"id": record["id"], "abstract": record["abstract"],
-                         "author_keywords": record.get("keywords") or [],
-                         "areas": [t.name for t in paper.tags if t.kind == "area"],
-                         "topics": [t.name for t in paper.tags if t.kind == "topic"],
-                         "inferred_title": paper.title, "summary": paper.summary})
+                         "author_keywords": record.get("keywords") or [], **reader_fields(paper)})
         out = REQUESTS / f"{args.label}-{name}.jsonl"
         out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
         print(f"{len(rows)} papers -> {out} ({rejected} answers with a field rejected)")

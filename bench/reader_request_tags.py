@@ -56,27 +56,37 @@ def _load(path: Path) -> list[dict]:
         return [json.loads(line) for line in handle]
 
 
+def venue_digest(records: list[dict], folder: Path) -> tuple[Settings, list]:
+    """Return the settings and papers of a digest of a venue's records in `folder`, read as a user would read them.
+
+    Abstract and keywords only: no title (titles are inferred), no area.
+    """
+    path = folder / "digest.jsonl"
+    with open(path, "w", encoding="utf-8") as handle:
+        for record in records:
+            row = {"id": record["id"], "abstract": record["abstract"], "keywords": record.get("keywords") or []}
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    settings = Settings(project_dir=folder)
+    return settings, read_sources([path], settings).papers
+
+
+def reader_fields(paper) -> dict:
+    """Return what a reader judges of an enriched paper besides its abstract: areas, topics, title, summary."""
+    return {
+        "areas": [t.name for t in paper.tags if t.kind == "area"],
+        "topics": [t.name for t in paper.tags if t.kind == "topic"],
+        "inferred_title": paper.title,
+        "summary": paper.summary,
+    }
+
+
 def tag_in_venue_digest(chosen: list[dict], venue_papers: list[dict]) -> dict[str, dict]:
     """Return, by corpus id, the reader fields of `chosen` papers tagged in the digest of `venue_papers`."""
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "digest.jsonl"
-        with open(path, "w", encoding="utf-8") as handle:
-            for record in venue_papers:
-                row = {"id": record["id"], "abstract": record["abstract"], "keywords": record.get("keywords") or []}
-                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-        settings = Settings(project_dir=Path(folder))
-        papers = enrich(read_sources([path], settings).papers, settings)
+        settings, papers = venue_digest(venue_papers, Path(folder))
+        papers = enrich(papers, settings)
     wanted = {r["id"] for r in chosen}
-    result = {}
-    for paper in papers:
-        if paper.source_id in wanted:
-            result[paper.source_id] = {
-                "areas": [t.name for t in paper.tags if t.kind == "area"],
-                "topics": [t.name for t in paper.tags if t.kind == "topic"],
-                "inferred_title": paper.title,
-                "summary": paper.summary,
-            }
-    return result
+    return {paper.source_id: reader_fields(paper) for paper in papers if paper.source_id in wanted}
 
 
 def extra_candidates(abstract: str, shown: list[str], count: int) -> list[str]:
